@@ -1,0 +1,31 @@
+package cloud.gardener.druid.api;
+
+/**
+ * Paths of the member agent's HTTP API, shared by the agent (server) and the operator
+ * (client). The first group follows etcd-backup-restore; the member group is ours.
+ */
+public final class AgentApi {
+
+  public static final String HEALTHZ = "/healthz";
+  public static final String READYZ = "/readyz";
+  public static final String INITIALIZATION_START = "/initialization/start";
+  public static final String INITIALIZATION_STATUS = "/initialization/status";
+  public static final String SNAPSHOT_FULL = "/snapshot/full";
+  public static final String SNAPSHOT_DELTA = "/snapshot/delta";
+  public static final String SNAPSHOT_LATEST = "/snapshot/latest";
+  public static final String CONFIG = "/config";
+  public static final String METRICS = "/metrics";
+  /** GET: this member's view (id, role, revision, raft index, cluster id, learners). */
+  public static final String MEMBER_STATUS = "/member/status";
+  /** POST ?to=memberIdHex: move etcd leadership from this member (the leader) to another. */
+  public static final String MEMBER_MOVE_LEADER = "/member/move-leader";
+  /** POST ?id=memberIdHex: promote a learner once it is in sync. */
+  public static final String MEMBER_PROMOTE = "/member/promote";
+  /** POST ?id=memberIdHex: remove a member from the etcd membership. */
+  public static final String MEMBER_REMOVE = "/member/remove";
+  /** POST: defragment this member. */
+  public static final String DEFRAGMENT = "/defragment";
+
+  private AgentApi() {
+  }
+}

@@ -1,0 +1,22 @@
+package cloud.gardener.druid.api;
+
+/** Annotations the operator honours on an Etcd (upstream names, plus the additions of SPEC §6). */
+public final class Annotations {
+
+  /** {@code reconcile} triggers a spec reconcile when auto-reconcile is off; removed after success. */
+  public static final String OPERATION = "druid.gardener.cloud/operation";
+  /** Legacy spelling of {@link #OPERATION}. */
+  public static final String LEGACY_OPERATION = "gardener.cloud/operation";
+  public static final String OPERATION_RECONCILE = "reconcile";
+  /** Pauses spec reconciles; status keeps updating. */
+  public static final String SUSPEND_SPEC_RECONCILE = "druid.gardener.cloud/suspend-etcd-spec-reconcile";
+  /** Lifts the protection of managed objects. */
+  public static final String DISABLE_COMPONENT_PROTECTION =
+      "druid.gardener.cloud/disable-etcd-component-protection";
+  /** Must equal the Etcd's metadata.generation to authorise a volume replacement (addition). */
+  public static final String CONFIRM_VOLUME_REPLACEMENT =
+      "druid.gardener.cloud/confirm-volume-replacement";
+
+  private Annotations() {
+  }
+}

@@ -1,0 +1,217 @@
+package cloud.gardener.druid.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import cloud.gardener.druid.api.types.CronSchedule;
+import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.types.Quantities;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.SecretReference;
+import java.util.List;
+
+/** Configuration of the etcd process of each member. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdConfig {
+
+  @ValidationRule(value = Quantities.RULE, message = Quantities.MESSAGE)
+  @JsonPropertyDescription("Backend quota of etcd (--quota-backend-bytes).")
+  private Quantity quota;
+
+  @Min(1)
+  private Long snapshotCount;
+
+  @SchemaFrom(type = String.class)
+  @Pattern(CronSchedule.PATTERN)
+  @JsonPropertyDescription("Cron schedule of defragmentation (default every 3 days).")
+  private CronSchedule defragmentationSchedule;
+
+  @Min(1)
+  @Max(65535)
+  private Integer serverPort;
+
+  @Min(1)
+  @Max(65535)
+  private Integer clientPort;
+
+  @Min(1)
+  @Max(65535)
+  private Integer wrapperPort;
+
+  private String image;
+
+  private MetricsLevel metrics;
+
+  private ResourceRequirements resources;
+
+  private TLSConfig clientUrlTls;
+
+  private PeerTLSConfig peerUrlTls;
+
+  @SchemaFrom(type = String.class)
+  @Pattern(GoDuration.PATTERN)
+  private GoDuration etcdDefragTimeout;
+
+  @SchemaFrom(type = String.class)
+  @Pattern(GoDuration.PATTERN)
+  private GoDuration heartbeatDuration;
+
+  private ClientService clientService;
+
+  private SecretReference authSecretRef;
+
+  private Boolean enableGRPCGateway;
+
+  private BboltFreelistType backendBboltFreelistType;
+
+  private List<AdditionalPeerUrls> additionalAdvertisePeerURLs;
+
+  public Quantity getQuota() {
+    return quota;
+  }
+
+  public void setQuota(Quantity quota) {
+    this.quota = quota;
+  }
+
+  public Long getSnapshotCount() {
+    return snapshotCount;
+  }
+
+  public void setSnapshotCount(Long snapshotCount) {
+    this.snapshotCount = snapshotCount;
+  }
+
+  public CronSchedule getDefragmentationSchedule() {
+    return defragmentationSchedule;
+  }
+
+  public void setDefragmentationSchedule(CronSchedule defragmentationSchedule) {
+    this.defragmentationSchedule = defragmentationSchedule;
+  }
+
+  public Integer getServerPort() {
+    return serverPort;
+  }
+
+  public void setServerPort(Integer serverPort) {
+    this.serverPort = serverPort;
+  }
+
+  public Integer getClientPort() {
+    return clientPort;
+  }
+
+  public void setClientPort(Integer clientPort) {
+    this.clientPort = clientPort;
+  }
+
+  public Integer getWrapperPort() {
+    return wrapperPort;
+  }
+
+  public void setWrapperPort(Integer wrapperPort) {
+    this.wrapperPort = wrapperPort;
+  }
+
+  public String getImage() {
+    return image;
+  }
+
+  public void setImage(String image) {
+    this.image = image;
+  }
+
+  public MetricsLevel getMetrics() {
+    return metrics;
+  }
+
+  public void setMetrics(MetricsLevel metrics) {
+    this.metrics = metrics;
+  }
+
+  public ResourceRequirements getResources() {
+    return resources;
+  }
+
+  public void setResources(ResourceRequirements resources) {
+    this.resources = resources;
+  }
+
+  public TLSConfig getClientUrlTls() {
+    return clientUrlTls;
+  }
+
+  public void setClientUrlTls(TLSConfig clientUrlTls) {
+    this.clientUrlTls = clientUrlTls;
+  }
+
+  public PeerTLSConfig getPeerUrlTls() {
+    return peerUrlTls;
+  }
+
+  public void setPeerUrlTls(PeerTLSConfig peerUrlTls) {
+    this.peerUrlTls = peerUrlTls;
+  }
+
+  public GoDuration getEtcdDefragTimeout() {
+    return etcdDefragTimeout;
+  }
+
+  public void setEtcdDefragTimeout(GoDuration etcdDefragTimeout) {
+    this.etcdDefragTimeout = etcdDefragTimeout;
+  }
+
+  public GoDuration getHeartbeatDuration() {
+    return heartbeatDuration;
+  }
+
+  public void setHeartbeatDuration(GoDuration heartbeatDuration) {
+    this.heartbeatDuration = heartbeatDuration;
+  }
+
+  public ClientService getClientService() {
+    return clientService;
+  }
+
+  public void setClientService(ClientService clientService) {
+    this.clientService = clientService;
+  }
+
+  public SecretReference getAuthSecretRef() {
+    return authSecretRef;
+  }
+
+  public void setAuthSecretRef(SecretReference authSecretRef) {
+    this.authSecretRef = authSecretRef;
+  }
+
+  public Boolean getEnableGRPCGateway() {
+    return enableGRPCGateway;
+  }
+
+  public void setEnableGRPCGateway(Boolean enableGRPCGateway) {
+    this.enableGRPCGateway = enableGRPCGateway;
+  }
+
+  public BboltFreelistType getBackendBboltFreelistType() {
+    return backendBboltFreelistType;
+  }
+
+  public void setBackendBboltFreelistType(BboltFreelistType backendBboltFreelistType) {
+    this.backendBboltFreelistType = backendBboltFreelistType;
+  }
+
+  public List<AdditionalPeerUrls> getAdditionalAdvertisePeerURLs() {
+    return additionalAdvertisePeerURLs;
+  }
+
+  public void setAdditionalAdvertisePeerURLs(List<AdditionalPeerUrls> additionalAdvertisePeerURLs) {
+    this.additionalAdvertisePeerURLs = additionalAdvertisePeerURLs;
+  }
+}

@@ -1,0 +1,106 @@
+package cloud.gardener.druid.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+
+/** One member of the cluster as last observed. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdMemberStatus {
+
+  private String name;
+
+  @JsonPropertyDescription("The etcd member id in hex.")
+  private String id;
+
+  @JsonPropertyDescription("Leader, Member or Learner.")
+  private String role;
+
+  @JsonPropertyDescription("Ready, NotReady or Unknown.")
+  private String status;
+
+  private String reason;
+
+  private String lastTransitionTime;
+
+  @JsonPropertyDescription("The member-revision label of the member pod.")
+  private String memberRevision;
+
+  @JsonPropertyDescription("The volume-revision label of the member PVC.")
+  private String volumeRevision;
+
+  @JsonPropertyDescription("Pod and volume match the desired revisions and the PVC is bound.")
+  private Boolean updated;
+
+  public String getName() {
+    return name;
+  }
+
+  public void setName(String name) {
+    this.name = name;
+  }
+
+  public String getId() {
+    return id;
+  }
+
+  public void setId(String id) {
+    this.id = id;
+  }
+
+  public String getRole() {
+    return role;
+  }
+
+  public void setRole(String role) {
+    this.role = role;
+  }
+
+  public String getStatus() {
+    return status;
+  }
+
+  public void setStatus(String status) {
+    this.status = status;
+  }
+
+  public String getReason() {
+    return reason;
+  }
+
+  public void setReason(String reason) {
+    this.reason = reason;
+  }
+
+  public String getLastTransitionTime() {
+    return lastTransitionTime;
+  }
+
+  public void setLastTransitionTime(String lastTransitionTime) {
+    this.lastTransitionTime = lastTransitionTime;
+  }
+
+  public String getMemberRevision() {
+    return memberRevision;
+  }
+
+  public void setMemberRevision(String memberRevision) {
+    this.memberRevision = memberRevision;
+  }
+
+  public String getVolumeRevision() {
+    return volumeRevision;
+  }
+
+  public void setVolumeRevision(String volumeRevision) {
+    this.volumeRevision = volumeRevision;
+  }
+
+  public Boolean getUpdated() {
+    return updated;
+  }
+
+  public void setUpdated(Boolean updated) {
+    this.updated = updated;
+  }
+}

@@ -1,0 +1,59 @@
+package cloud.gardener.druid.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** The operation of an EtcdOpsTask: exactly one field is set. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "[has(self.onDemandSnapshot), has(self.defragment), has(self.replaceMemberVolume),"
+        + " has(self.recoverFromQuorumLoss)].filter(x, x).size() == 1",
+    message = "spec.config must set exactly one operation: onDemandSnapshot, defragment,"
+        + " replaceMemberVolume or recoverFromQuorumLoss")
+@ValidationRule(value = "self == oldSelf", message = "spec.config is immutable")
+public class EtcdOpsTaskConfig {
+
+  private OnDemandSnapshotConfig onDemandSnapshot;
+
+  @JsonPropertyDescription("Defragment every member, followers first (addition).")
+  private DefragmentConfig defragment;
+
+  @JsonPropertyDescription("Replace the volume of one member (addition).")
+  private ReplaceMemberVolumeConfig replaceMemberVolume;
+
+  @JsonPropertyDescription("Rebuild a cluster that lost quorum for good (addition).")
+  private RecoverFromQuorumLossConfig recoverFromQuorumLoss;
+
+  public OnDemandSnapshotConfig getOnDemandSnapshot() {
+    return onDemandSnapshot;
+  }
+
+  public void setOnDemandSnapshot(OnDemandSnapshotConfig onDemandSnapshot) {
+    this.onDemandSnapshot = onDemandSnapshot;
+  }
+
+  public DefragmentConfig getDefragment() {
+    return defragment;
+  }
+
+  public void setDefragment(DefragmentConfig defragment) {
+    this.defragment = defragment;
+  }
+
+  public ReplaceMemberVolumeConfig getReplaceMemberVolume() {
+    return replaceMemberVolume;
+  }
+
+  public void setReplaceMemberVolume(ReplaceMemberVolumeConfig replaceMemberVolume) {
+    this.replaceMemberVolume = replaceMemberVolume;
+  }
+
+  public RecoverFromQuorumLossConfig getRecoverFromQuorumLoss() {
+    return recoverFromQuorumLoss;
+  }
+
+  public void setRecoverFromQuorumLoss(RecoverFromQuorumLossConfig recoverFromQuorumLoss) {
+    this.recoverFromQuorumLoss = recoverFromQuorumLoss;
+  }
+}

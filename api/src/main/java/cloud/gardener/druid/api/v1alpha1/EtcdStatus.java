@@ -1,0 +1,128 @@
+package cloud.gardener.druid.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.autoscaling.v1.CrossVersionObjectReference;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import java.util.List;
+
+/** The observed state of an etcd cluster; written by one writer from one observation. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class EtcdStatus {
+
+  @JsonPropertyDescription("The generation whose rollout the conditions describe.")
+  private Long observedGeneration;
+
+  @JsonPropertyDescription("Upstream: reference to the workload. Unused here (no StatefulSet).")
+  private CrossVersionObjectReference etcd;
+
+  private List<Condition> conditions;
+
+  private Integer currentReplicas;
+
+  @StatusReplicas
+  private Integer replicas;
+
+  private Integer readyReplicas;
+
+  private Boolean ready;
+
+  @LabelSelector
+  @JsonPropertyDescription("Label selector of the member pods, in string form (scale subresource).")
+  private String selector;
+
+  private List<LastError> lastErrors;
+
+  private LastOperation lastOperation;
+
+  private List<EtcdMemberStatus> members;
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  public CrossVersionObjectReference getEtcd() {
+    return etcd;
+  }
+
+  public void setEtcd(CrossVersionObjectReference etcd) {
+    this.etcd = etcd;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  public Integer getCurrentReplicas() {
+    return currentReplicas;
+  }
+
+  public void setCurrentReplicas(Integer currentReplicas) {
+    this.currentReplicas = currentReplicas;
+  }
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  public Integer getReadyReplicas() {
+    return readyReplicas;
+  }
+
+  public void setReadyReplicas(Integer readyReplicas) {
+    this.readyReplicas = readyReplicas;
+  }
+
+  public Boolean getReady() {
+    return ready;
+  }
+
+  public void setReady(Boolean ready) {
+    this.ready = ready;
+  }
+
+  public String getSelector() {
+    return selector;
+  }
+
+  public void setSelector(String selector) {
+    this.selector = selector;
+  }
+
+  public List<LastError> getLastErrors() {
+    return lastErrors;
+  }
+
+  public void setLastErrors(List<LastError> lastErrors) {
+    this.lastErrors = lastErrors;
+  }
+
+  public LastOperation getLastOperation() {
+    return lastOperation;
+  }
+
+  public void setLastOperation(LastOperation lastOperation) {
+    this.lastOperation = lastOperation;
+  }
+
+  public List<EtcdMemberStatus> getMembers() {
+    return members;
+  }
+
+  public void setMembers(List<EtcdMemberStatus> members) {
+    this.members = members;
+  }
+}

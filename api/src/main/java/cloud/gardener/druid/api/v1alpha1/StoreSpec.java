@@ -1,0 +1,66 @@
+package cloud.gardener.druid.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.api.model.SecretReference;
+
+/** An object store holding backups. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class StoreSpec {
+
+  @JsonPropertyDescription("Bucket or container; for Local a directory below the store root.")
+  private String container;
+
+  @JsonPropertyDescription("Endpoint of an S3-compatible store, e.g. http://127.0.0.1:9000.")
+  private String endpointOverride;
+
+  @Required
+  @JsonPropertyDescription("Prefix of every object of this cluster within the container.")
+  private String prefix;
+
+  private StorageProvider provider;
+
+  @JsonPropertyDescription("Secret with the credentials of the store.")
+  private SecretReference secretRef;
+
+  public String getContainer() {
+    return container;
+  }
+
+  public void setContainer(String container) {
+    this.container = container;
+  }
+
+  public String getEndpointOverride() {
+    return endpointOverride;
+  }
+
+  public void setEndpointOverride(String endpointOverride) {
+    this.endpointOverride = endpointOverride;
+  }
+
+  public String getPrefix() {
+    return prefix;
+  }
+
+  public void setPrefix(String prefix) {
+    this.prefix = prefix;
+  }
+
+  public StorageProvider getProvider() {
+    return provider;
+  }
+
+  public void setProvider(StorageProvider provider) {
+    this.provider = provider;
+  }
+
+  public SecretReference getSecretRef() {
+    return secretRef;
+  }
+
+  public void setSecretRef(SecretReference secretRef) {
+    this.secretRef = secretRef;
+  }
+}

@@ -1,0 +1,42 @@
+package cloud.gardener.druid.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code druid} command: one jar, one entry point, a subcommand per process role. */
+@Command(
+    name = "druid",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    description = {
+        "etcd-druid for the JVM: a Kubernetes operator for etcd clusters, API-compatible "
+            + "with gardener/etcd-druid (druid.gardener.cloud/v1alpha1), and its per-member "
+            + "agent."},
+    subcommands = {
+        OperatorCommand.class,
+        AgentCommand.class,
+        CtlCommand.class,
+        LocalCommand.class,
+        CommandLine.HelpCommand.class},
+    footer = {"", "Run 'druid <command> --help' for the options of a command."})
+public final class Druid implements Runnable {
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The configured command line, also used by tests. */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Druid())
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(new ErrorHandler());
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.agent.AgentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

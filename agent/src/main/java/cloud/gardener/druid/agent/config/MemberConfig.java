@@ -1,0 +1,58 @@
+package cloud.gardener.druid.agent.config;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Who this member is: its name, the Etcd it belongs to, where it listens and advertises, the
+ * cluster's members by name and peer URL, and its data directory.
+ *
+ * @param advertiseHost the name others reach this member by ({@code <pod>.<etcd>-peer.<ns>.svc})
+ * @param initialCluster every member of the cluster by name, with its peer URL, in order
+ */
+public record MemberConfig(
+    String name,
+    String etcdName,
+    String namespace,
+    String podIp,
+    String advertiseHost,
+    int clientPort,
+    int peerPort,
+    Map<String, URI> initialCluster,
+    String clusterToken,
+    Path dataDir,
+    Optional<TlsFiles> clientTls,
+    Optional<TlsFiles> peerTls) {
+
+  public String clientScheme() {
+    return clientTls.isPresent() ? "https" : "http";
+  }
+
+  public String peerScheme() {
+    return peerTls.isPresent() ? "https" : "http";
+  }
+
+  public URI advertiseClientUrl() {
+    return URI.create(clientScheme() + "://" + advertiseHost + ":" + clientPort);
+  }
+
+  public URI advertisePeerUrl() {
+    return URI.create(peerScheme() + "://" + advertiseHost + ":" + peerPort);
+  }
+
+  /** The URL the agent itself uses to reach its etcd: the pod address, never a DNS lookup. */
+  public URI localClientUrl() {
+    return URI.create(clientScheme() + "://" + podIp + ":" + clientPort);
+  }
+
+  /** A member's client URL: the host of its peer URL with the client port. */
+  public URI clientUrlOf(URI peerUrl) {
+    return URI.create(clientScheme() + "://" + peerUrl.getHost() + ":" + clientPort);
+  }
+
+  public boolean isSingleMember() {
+    return initialCluster.size() <= 1;
+  }
+}

@@ -1,0 +1,7 @@
+package cloud.gardener.druid.agent.config;
+
+import java.nio.file.Path;
+
+/** PEM files of one TLS identity and the CA that verifies its peers. */
+public record TlsFiles(Path ca, Path cert, Path key) {
+}

@@ -1,0 +1,104 @@
+package cloud.gardener.druid.agent.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * Snapshots in a local directory ({@code <root>/<prefix>/v2/}). A snapshot is written to a
+ * hidden temporary file, forced to disk and renamed atomically, so a crash never leaves a
+ * listed partial object; leftovers of crashed writes start with {@value #TEMP_PREFIX}.
+ */
+public final class LocalSnapshotStore implements SnapshotStore {
+
+  static final String TEMP_PREFIX = ".tmp-";
+
+  private final Path directory;
+
+  public LocalSnapshotStore(Path root, String prefix) {
+    this.directory = root.resolve(prefix).resolve("v2");
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  @Override
+  public List<Snapshot> list() throws IOException {
+    if (!Files.isDirectory(directory)) {
+      return List.of();
+    }
+    List<Snapshot> snapshots = new ArrayList<>();
+    try (Stream<Path> files = Files.list(directory)) {
+      files.forEach(f -> Snapshot.parse(f.getFileName().toString()).ifPresent(snapshots::add));
+    }
+    snapshots.sort(Snapshot.ORDER);
+    return snapshots;
+  }
+
+  @Override
+  public void put(Snapshot snapshot, ContentWriter content) throws IOException {
+    Files.createDirectories(directory);
+    Path temp = directory.resolve(TEMP_PREFIX + snapshot.fileName() + "-" + UUID.randomUUID());
+    try {
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE)) {
+        OutputStream out = Channels.newOutputStream(channel);
+        content.writeTo(new NonClosingOutputStream(out));
+        out.flush();
+        channel.force(true);
+      }
+      moveAtomically(temp, directory.resolve(snapshot.fileName()));
+      forceDirectory();
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static void moveAtomically(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      throw new IOException("the store directory does not support atomic renames: " + to, e);
+    }
+  }
+
+  private void forceDirectory() {
+    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+      dir.force(true);
+    } catch (IOException ignored) {
+      // not every file system lets a directory be opened for fsync; the rename is done
+    }
+  }
+
+  @Override
+  public InputStream open(Snapshot snapshot) throws IOException {
+    try {
+      return Files.newInputStream(directory.resolve(snapshot.fileName()));
+    } catch (NoSuchFileException e) {
+      throw new StoreException("snapshot " + snapshot + " is missing in " + location(), e);
+    }
+  }
+
+  @Override
+  public void delete(Snapshot snapshot) throws IOException {
+    Files.deleteIfExists(directory.resolve(snapshot.fileName()));
+  }
+
+  @Override
+  public String location() {
+    return directory.toString();
+  }
+}

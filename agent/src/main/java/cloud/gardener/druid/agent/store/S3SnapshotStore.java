@@ -1,0 +1,111 @@
+package cloud.gardener.druid.agent.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Snapshots in an S3-compatible bucket under {@code <prefix>/v2/}. Content is streamed as a
+ * multipart upload that becomes an object only when completed (see
+ * {@link S3MultipartOutputStream}), so listings never show a partial snapshot.
+ */
+public final class S3SnapshotStore implements SnapshotStore {
+
+  private final S3Client s3;
+  private final String bucket;
+  private final String keyPrefix;
+  private final int partSize;
+
+  public S3SnapshotStore(S3Client s3, String bucket, String prefix, int partSize) {
+    this.s3 = s3;
+    this.bucket = bucket;
+    this.keyPrefix = (prefix.isEmpty() ? "" : stripSlashes(prefix) + "/") + "v2/";
+    this.partSize = partSize;
+  }
+
+  private static String stripSlashes(String prefix) {
+    return prefix.replaceAll("^/+|/+$", "");
+  }
+
+  @Override
+  public List<Snapshot> list() throws IOException {
+    List<Snapshot> snapshots = new ArrayList<>();
+    try {
+      ListObjectsV2Request request =
+          ListObjectsV2Request.builder().bucket(bucket).prefix(keyPrefix).build();
+      for (S3Object object : s3.listObjectsV2Paginator(request).contents()) {
+        String name = object.key().substring(keyPrefix.length());
+        Snapshot.parse(name).ifPresent(snapshots::add);
+      }
+    } catch (SdkException e) {
+      throw unreachable("list", e);
+    }
+    snapshots.sort(Snapshot.ORDER);
+    return snapshots;
+  }
+
+  @Override
+  public void put(Snapshot snapshot, ContentWriter content) throws IOException {
+    String key = keyPrefix + snapshot.fileName();
+    S3MultipartOutputStream out = new S3MultipartOutputStream(s3, bucket, key, partSize);
+    try {
+      content.writeTo(new NonClosingOutputStream(out));
+      out.close();
+    } catch (IOException | RuntimeException | Error e) {
+      abortQuietly(out, e);
+      if (e instanceof SdkException sdk) {
+        throw unreachable("upload " + snapshot, sdk);
+      }
+      throw e;
+    }
+  }
+
+  private static void abortQuietly(S3MultipartOutputStream out, Throwable cause) {
+    try {
+      out.abort();
+    } catch (RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  @Override
+  public InputStream open(Snapshot snapshot) throws IOException {
+    try {
+      return s3.getObject(b -> b.bucket(bucket).key(keyPrefix + snapshot.fileName()));
+    } catch (NoSuchKeyException e) {
+      throw new StoreException("snapshot " + snapshot + " is missing in " + location(), e);
+    } catch (SdkException e) {
+      throw unreachable("download " + snapshot, e);
+    }
+  }
+
+  @Override
+  public void delete(Snapshot snapshot) throws IOException {
+    try {
+      s3.deleteObject(b -> b.bucket(bucket).key(keyPrefix + snapshot.fileName()));
+    } catch (SdkException e) {
+      throw unreachable("delete " + snapshot, e);
+    }
+  }
+
+  @Override
+  public String location() {
+    return "s3://" + bucket + "/" + keyPrefix;
+  }
+
+  private StoreException unreachable(String what, SdkException e) {
+    return new StoreException(
+        "backup store " + location() + ": cannot " + what + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public void close() {
+    s3.close();
+  }
+}

@@ -1,0 +1,39 @@
+package cloud.gardener.druid.agent.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * A backup store holding snapshots in the etcd-backup-restore v2 layout. An object that
+ * {@link #list()} returns is always complete: {@link #put} makes an object visible only after
+ * every byte was written, and never when the content writer fails or the process dies.
+ */
+public interface SnapshotStore extends Closeable {
+
+  /** Every complete snapshot, in {@link Snapshot#ORDER}. */
+  List<Snapshot> list() throws IOException;
+
+  /** Streams the content of a new snapshot; visible atomically once {@code content} returns. */
+  void put(Snapshot snapshot, ContentWriter content) throws IOException;
+
+  /** The raw (still compressed) bytes of a snapshot. */
+  InputStream open(Snapshot snapshot) throws IOException;
+
+  void delete(Snapshot snapshot) throws IOException;
+
+  /** Where the snapshots live, for messages ("s3://bucket/prefix/v2"). */
+  String location();
+
+  @Override
+  default void close() throws IOException {
+  }
+
+  /** Writes a snapshot's content; the store owns (and closes) the stream. */
+  @FunctionalInterface
+  interface ContentWriter {
+    void writeTo(OutputStream out) throws IOException;
+  }
+}

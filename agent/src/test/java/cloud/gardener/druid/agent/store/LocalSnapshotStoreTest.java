@@ -1,0 +1,39 @@
+package cloud.gardener.druid.agent.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalSnapshotStoreTest extends SnapshotStoreContract {
+
+  @TempDir
+  Path root;
+  private LocalSnapshotStore store;
+
+  @BeforeEach
+  void setUp() {
+    store = new LocalSnapshotStore(root, "shoot--dev--etcd");
+  }
+
+  @Override
+  SnapshotStore store() {
+    return store;
+  }
+
+  @Test
+  void writesUnderPrefixSlashV2() throws Exception {
+    store.put(FULL, out -> out.write(1));
+    assertThat(root.resolve("shoot--dev--etcd/v2").resolve(FULL.fileName())).exists();
+  }
+
+  @Test
+  void leftoversOfACrashedWriteAreNotListed() throws Exception {
+    Files.createDirectories(store.directory());
+    Files.writeString(store.directory().resolve(".tmp-" + FULL.fileName() + "-x"), "partial");
+    assertThat(store.list()).isEmpty();
+  }
+}

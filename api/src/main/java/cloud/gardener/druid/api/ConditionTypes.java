@@ -1,0 +1,21 @@
+package cloud.gardener.druid.api;
+
+/** Types of the conditions of an Etcd (SPEC §4). */
+public final class ConditionTypes {
+
+  public static final String READY = "Ready";
+  public static final String ALL_MEMBERS_READY = "AllMembersReady";
+  public static final String ALL_MEMBERS_UPDATED = "AllMembersUpdated";
+  public static final String BACKUP_READY = "BackupReady";
+  public static final String DATA_VOLUMES_READY = "DataVolumesReady";
+  public static final String CLUSTER_ID_MISMATCH = "ClusterIDMismatch";
+  /** Addition: no volume change is pending. */
+  public static final String VOLUMES_UP_TO_DATE = "VolumesUpToDate";
+
+  public static final String TRUE = "True";
+  public static final String FALSE = "False";
+  public static final String UNKNOWN = "Unknown";
+
+  private ConditionTypes() {
+  }
+}

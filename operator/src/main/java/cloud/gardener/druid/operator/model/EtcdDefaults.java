@@ -1,0 +1,87 @@
+package cloud.gardener.druid.operator.model;
+
+import cloud.gardener.druid.api.v1alpha1.BackupSpec;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.Optional;
+
+/** The upstream defaults, applied when a field is absent (never written back to the spec). */
+public final class EtcdDefaults {
+
+  public static final int CLIENT_PORT = 2379;
+  public static final int PEER_PORT = 2380;
+  public static final int WRAPPER_PORT = 9095;
+  public static final int AGENT_PORT = 8080;
+  public static final String STORAGE_CAPACITY = "16Gi";
+  public static final String QUOTA = "8Gi";
+  public static final long SNAPSHOT_COUNT = 75_000;
+  public static final String FULL_SNAPSHOT_SCHEDULE = "0 */1 * * *";
+  public static final String DEFRAGMENTATION_SCHEDULE = "0 0 */3 * *";
+  public static final String DELTA_SNAPSHOT_PERIOD = "20s";
+  public static final String DELTA_SNAPSHOT_MEMORY_LIMIT = "10Mi";
+  public static final String GARBAGE_COLLECTION_PERIOD = "1m";
+  public static final int MAX_BACKUPS = 7;
+
+  private EtcdDefaults() {
+  }
+
+  static EtcdConfig etcd(Etcd etcd) {
+    return Optional.ofNullable(etcd.getSpec().getEtcd()).orElseGet(EtcdConfig::new);
+  }
+
+  static BackupSpec backup(Etcd etcd) {
+    return Optional.ofNullable(etcd.getSpec().getBackup()).orElseGet(BackupSpec::new);
+  }
+
+  public static int clientPort(Etcd etcd) {
+    return Optional.ofNullable(etcd(etcd).getClientPort()).orElse(CLIENT_PORT);
+  }
+
+  public static int peerPort(Etcd etcd) {
+    return Optional.ofNullable(etcd(etcd).getServerPort()).orElse(PEER_PORT);
+  }
+
+  public static int wrapperPort(Etcd etcd) {
+    return Optional.ofNullable(etcd(etcd).getWrapperPort()).orElse(WRAPPER_PORT);
+  }
+
+  public static int agentPort(Etcd etcd) {
+    return Optional.ofNullable(backup(etcd).getPort()).orElse(AGENT_PORT);
+  }
+
+  public static Quantity storageCapacity(Etcd etcd) {
+    return Optional.ofNullable(etcd.getSpec().getStorageCapacity())
+        .orElseGet(() -> new Quantity(STORAGE_CAPACITY));
+  }
+
+  public static int replicas(Etcd etcd) {
+    return Optional.ofNullable(etcd.getSpec().getReplicas()).orElse(0);
+  }
+
+  public static boolean clientTls(Etcd etcd) {
+    return etcd(etcd).getClientUrlTls() != null;
+  }
+
+  public static boolean peerTls(Etcd etcd) {
+    return etcd(etcd).getPeerUrlTls() != null;
+  }
+
+  public static boolean agentTls(Etcd etcd) {
+    return backup(etcd).getTls() != null;
+  }
+
+  public static boolean hasStore(Etcd etcd) {
+    return backup(etcd).getStore() != null;
+  }
+
+  public static String image(Etcd etcd, OperatorSettings settings) {
+    String image = backup(etcd).getImage();
+    return image == null || image.isEmpty() ? settings.defaultImage() : image;
+  }
+
+  public static boolean deleteVolumesOnHibernation(Etcd etcd) {
+    var h = etcd.getSpec().getHibernation();
+    return h != null && Boolean.TRUE.equals(h.getDeleteVolumes());
+  }
+}

@@ -1,0 +1,200 @@
+package cloud.gardener.druid.operator.model;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
+import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds member pods. The pod of every member comes from one member-independent template; the
+ * member-revision label is the hash of that template, so it changes exactly when something
+ * in the desired pod spec changes (not when the cluster is scaled).
+ */
+public final class MemberPodBuilder {
+
+  public static final String CONFIG_CHECKSUM_ANNOTATION = "checksum/etcd-configmap";
+  static final String DATA_VOLUME = "etcd-data";
+
+  private MemberPodBuilder() {
+  }
+
+  /** The desired member-revision of the pods of this Etcd. */
+  public static String revision(Etcd etcd, OperatorSettings settings) {
+    return Revisions.of(template(etcd, settings));
+  }
+
+  /** The desired pod of member {@code ordinal}. */
+  public static Pod build(Etcd etcd, OperatorSettings settings, int ordinal) {
+    EtcdNames names = EtcdNames.of(etcd);
+    Pod template = template(etcd, settings);
+    Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
+    labels.put(Labels.MEMBER_ORDINAL, Integer.toString(ordinal));
+    labels.put(Labels.MEMBER_REVISION, Revisions.of(template));
+    return new PodBuilder(template)
+        .editMetadata()
+          .withName(names.member(ordinal))
+          .withLabels(labels)
+          .withOwnerReferences(Owners.controller(etcd))
+        .endMetadata()
+        .editSpec()
+          .withHostname(names.member(ordinal))
+          .addToVolumes(new VolumeBuilder().withName(DATA_VOLUME)
+              .withNewPersistentVolumeClaim().withClaimName(names.pvc(ordinal)).endPersistentVolumeClaim()
+              .build())
+        .endSpec()
+        .build();
+  }
+
+  static Pod template(Etcd etcd, OperatorSettings settings) {
+    EtcdNames names = EtcdNames.of(etcd);
+    var spec = etcd.getSpec();
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (spec.getAnnotations() != null) {
+      annotations.putAll(spec.getAnnotations());
+    }
+    annotations.put(CONFIG_CHECKSUM_ANNOTATION, EtcdConfigMapBuilder.checksum(etcd));
+    var constraints = spec.getSchedulingConstraints();
+    return new PodBuilder()
+        .withNewMetadata()
+          .withNamespace(names.namespace())
+          .withLabels(EtcdLabels.merge(spec.getLabels(), EtcdLabels.memberSelector(etcd)))
+          .withAnnotations(annotations)
+        .endMetadata()
+        .withNewSpec()
+          .withSubdomain(names.peerService())
+          .withServiceAccountName(names.serviceAccount())
+          .withAutomountServiceAccountToken(true)
+          .withPriorityClassName(spec.getPriorityClassName())
+          .withAffinity(constraints == null ? null : constraints.getAffinity())
+          .withTopologySpreadConstraints(constraints == null ? null : constraints.getTopologySpreadConstraints())
+          .withTerminationGracePeriodSeconds(30L)
+          .withRestartPolicy("Always")
+          .withContainers(container(etcd, settings))
+          .withVolumes(volumes(etcd, settings))
+        .endSpec()
+        .build();
+  }
+
+  private static Container container(Etcd etcd, OperatorSettings settings) {
+    EtcdConfig ec = EtcdDefaults.etcd(etcd);
+    String agentScheme = EtcdDefaults.agentTls(etcd) ? "HTTPS" : "HTTP";
+    return new ContainerBuilder()
+        .withName(MemberLayout.CONTAINER)
+        .withImage(EtcdDefaults.image(etcd, settings))
+        .withArgs(AgentArgs.build(etcd))
+        .withEnv(downwardEnv())
+        .addNewPort().withName("client").withContainerPort(EtcdDefaults.clientPort(etcd)).endPort()
+        .addNewPort().withName("peer").withContainerPort(EtcdDefaults.peerPort(etcd)).endPort()
+        .addNewPort().withName("agent").withContainerPort(EtcdDefaults.agentPort(etcd)).endPort()
+        .withResources(ec.getResources())
+        .withNewReadinessProbe()
+          .withNewHttpGet().withPath(cloud.gardener.druid.api.AgentApi.READYZ)
+            .withNewPort(EtcdDefaults.agentPort(etcd)).withScheme(agentScheme).endHttpGet()
+          .withPeriodSeconds(2)
+          .withFailureThreshold(3)
+        .endReadinessProbe()
+        .withVolumeMounts(mounts(etcd))
+        .build();
+  }
+
+  private static List<EnvVar> downwardEnv() {
+    return List.of(
+        fieldEnv("POD_NAME", "metadata.name"),
+        fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+        fieldEnv("POD_IP", "status.podIP"));
+  }
+
+  private static EnvVar fieldEnv(String name, String path) {
+    return new EnvVarBuilder().withName(name)
+        .withNewValueFrom().withNewFieldRef().withFieldPath(path).endFieldRef().endValueFrom()
+        .build();
+  }
+
+  private static List<VolumeMount> mounts(Etcd etcd) {
+    List<VolumeMount> mounts = new ArrayList<>();
+    mounts.add(mount(DATA_VOLUME, MemberLayout.DATA_DIR));
+    mounts.add(mount("etcd-config", MemberLayout.CONFIG_DIR));
+    EtcdConfig ec = EtcdDefaults.etcd(etcd);
+    tlsMounts(mounts, "client", ec.getClientUrlTls(), MemberLayout.CLIENT_TLS_CA,
+        MemberLayout.CLIENT_TLS_SERVER, MemberLayout.CLIENT_TLS_CLIENT);
+    tlsMounts(mounts, "peer", ec.getPeerUrlTls(), MemberLayout.PEER_TLS_CA,
+        MemberLayout.PEER_TLS_SERVER, null);
+    tlsMounts(mounts, "agent", EtcdDefaults.backup(etcd).getTls(), MemberLayout.AGENT_TLS_CA,
+        MemberLayout.AGENT_TLS_SERVER, null);
+    var store = EtcdDefaults.backup(etcd).getStore();
+    if (store != null && store.getSecretRef() != null) {
+      mounts.add(mount("store-secret", MemberLayout.STORE_SECRET_DIR));
+    }
+    if (LocalStore.isLocal(store)) {
+      mounts.add(mount("local-store", MemberLayout.LOCAL_STORE_DIR));
+    }
+    return mounts;
+  }
+
+  private static void tlsMounts(List<VolumeMount> mounts, String prefix, TLSConfig tls,
+      String caDir, String serverDir, String clientDir) {
+    if (tls == null) {
+      return;
+    }
+    mounts.add(mount(prefix + "-ca", caDir));
+    mounts.add(mount(prefix + "-server-tls", serverDir));
+    if (clientDir != null && tls.getClientTLSSecretRef() != null) {
+      mounts.add(mount(prefix + "-client-tls", clientDir));
+    }
+  }
+
+  private static List<Volume> volumes(Etcd etcd, OperatorSettings settings) {
+    EtcdNames names = EtcdNames.of(etcd);
+    List<Volume> volumes = new ArrayList<>();
+    volumes.add(new VolumeBuilder().withName("etcd-config")
+        .withNewConfigMap().withName(names.configMap()).endConfigMap().build());
+    EtcdConfig ec = EtcdDefaults.etcd(etcd);
+    tlsVolumes(volumes, "client", ec.getClientUrlTls(), true);
+    tlsVolumes(volumes, "peer", ec.getPeerUrlTls(), false);
+    tlsVolumes(volumes, "agent", EtcdDefaults.backup(etcd).getTls(), false);
+    var store = EtcdDefaults.backup(etcd).getStore();
+    if (store != null && store.getSecretRef() != null) {
+      volumes.add(secretVolume("store-secret", store.getSecretRef().getName()));
+    }
+    if (LocalStore.isLocal(store)) {
+      volumes.add(new VolumeBuilder().withName("local-store")
+          .withNewHostPath().withPath(LocalStore.hostPath(settings, store))
+          .withType("DirectoryOrCreate").endHostPath().build());
+    }
+    return volumes;
+  }
+
+  private static void tlsVolumes(List<Volume> volumes, String prefix, TLSConfig tls, boolean client) {
+    if (tls == null) {
+      return;
+    }
+    volumes.add(secretVolume(prefix + "-ca", tls.getTlsCASecretRef().getName()));
+    volumes.add(secretVolume(prefix + "-server-tls", tls.getServerTLSSecretRef().getName()));
+    if (client && tls.getClientTLSSecretRef() != null) {
+      volumes.add(secretVolume(prefix + "-client-tls", tls.getClientTLSSecretRef().getName()));
+    }
+  }
+
+  private static Volume secretVolume(String name, String secret) {
+    return new VolumeBuilder().withName(name)
+        .withNewSecret().withSecretName(secret).endSecret().build();
+  }
+
+  private static VolumeMount mount(String name, String path) {
+    return new VolumeMountBuilder().withName(name).withMountPath(path).build();
+  }
+}

@@ -1,0 +1,18 @@
+package cloud.gardener.druid.operator.model;
+
+/**
+ * Operator-wide settings the model needs.
+ *
+ * @param defaultImage image of member pods when the Etcd names none (it runs {@code druid agent})
+ * @param localStoreRoot host directory under which {@code Local} backup stores live
+ */
+public record OperatorSettings(String defaultImage, String localStoreRoot) {
+
+  public static final String DEFAULT_IMAGE =
+      "europe-docker.pkg.dev/gardener-project/public/gardener/etcd-druid-jvm:latest";
+  public static final String DEFAULT_LOCAL_STORE_ROOT = "/etc/gardener/local-backupbuckets";
+
+  public static OperatorSettings defaults() {
+    return new OperatorSettings(DEFAULT_IMAGE, DEFAULT_LOCAL_STORE_ROOT);
+  }
+}

@@ -1,0 +1,60 @@
+package cloud.gardener.druid.operator.observe;
+
+import cloud.gardener.druid.api.Labels;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import java.util.Optional;
+
+/** One member as observed: its pod, its volume, its agent's report and its lease. */
+public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
+    Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent, Optional<Lease> lease) {
+
+  public boolean podExists() {
+    return pod.isPresent();
+  }
+
+  public boolean podTerminating() {
+    return pod.map(p -> p.getMetadata().getDeletionTimestamp() != null).orElse(false);
+  }
+
+  /** The pod runs, is not being deleted and its Ready condition is True. */
+  public boolean ready() {
+    return pod.filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null)
+        .map(p -> p.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+        .orElse(false);
+  }
+
+  public Optional<String> podRevision() {
+    return pod.map(p -> p.getMetadata().getLabels()).map(l -> l.get(Labels.MEMBER_REVISION));
+  }
+
+  public Optional<String> volumeRevision() {
+    return pvc.map(p -> p.getMetadata().getLabels()).map(l -> l.get(Labels.VOLUME_REVISION));
+  }
+
+  public boolean podUpdated(String desiredRevision) {
+    return podRevision().filter(desiredRevision::equals).isPresent() && !podTerminating();
+  }
+
+  /**
+   * The PVC is bound, carries the desired volume revision and, if it was grown, its status
+   * capacity has reached the request.
+   */
+  public boolean volumeUpdated(String desiredRevision, Quantity desiredCapacity) {
+    return pvc.filter(p -> p.getStatus() != null && "Bound".equals(p.getStatus().getPhase()))
+        .filter(p -> desiredRevision.equals(p.getMetadata().getLabels() == null ? null
+            : p.getMetadata().getLabels().get(Labels.VOLUME_REVISION)))
+        .filter(p -> capacityReached(p, desiredCapacity))
+        .isPresent();
+  }
+
+  private static boolean capacityReached(PersistentVolumeClaim pvc, Quantity desired) {
+    Quantity actual = pvc.getStatus().getCapacity() == null ? null
+        : pvc.getStatus().getCapacity().get("storage");
+    return actual != null && actual.getNumericalAmount().compareTo(desired.getNumericalAmount()) >= 0;
+  }
+}

@@ -1,0 +1,146 @@
+package cloud.gardener.druid.operator.rollout;
+
+import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.observe.MemberObservation;
+import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteSurplusMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.Done;
+import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
+import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides the next step of a quorum-aware roll (the model is Strimzi's KafkaRoller):
+ *
+ * <ol>
+ *   <li>create missing volumes of wanted members;
+ *   <li>promote a learner that is ready (etcd admits one learner at a time);
+ *   <li>bootstrap: with no member pod at all, create every wanted pod at once (etcd needs the
+ *       initial members together);
+ *   <li>recreate missing pods: all at once when quorum is lost anyway, else one at a time, and
+ *       only while every other member is ready (a new member joins as a learner);
+ *   <li>scale-in: remove the highest surplus member from etcd, then delete its pod and volume;
+ *   <li>update outdated members one at a time: a member that is not ready first (it does not
+ *       count toward quorum), then, only while the cluster is healthy and in sync, followers
+ *       from the highest ordinal down, and the leader last, after leadership was moved to an
+ *       updated follower.
+ * </ol>
+ *
+ * <p>Pure: the decision depends on the snapshot only; the caller executes it and observes again.
+ */
+public final class MemberRollout {
+
+  private final ClusterHealth health;
+
+  public MemberRollout(ClusterHealth health) {
+    this.health = health;
+  }
+
+  public RolloutAction next(ClusterSnapshot s) {
+    List<Integer> missingVolumes = s.wanted().stream().filter(m -> m.pvc().isEmpty())
+        .map(MemberObservation::ordinal).toList();
+    if (!missingVolumes.isEmpty()) {
+      return new CreateVolumes(missingVolumes);
+    }
+    return promoteLearner(s)
+        .or(() -> createPods(s))
+        .or(() -> scaleIn(s))
+        .or(() -> update(s))
+        .orElseGet(Done::new);
+  }
+
+  private Optional<RolloutAction> createPods(ClusterSnapshot s) {
+    List<MemberObservation> missing = s.wanted().stream().filter(m -> !m.podExists()).toList();
+    if (missing.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Integer> ordinals = missing.stream().map(MemberObservation::ordinal).toList();
+    boolean noPods = s.members().stream().noneMatch(MemberObservation::podExists);
+    if (noPods) {
+      return Optional.of(new CreatePods(ordinals, "bootstrapping the cluster"));
+    }
+    if (s.readyMembers() < s.quorum()) {
+      return Optional.of(new CreatePods(ordinals, "quorum is lost, starting every member"));
+    }
+    Optional<MemberObservation> notReady = s.members().stream()
+        .filter(m -> m.podExists() && !m.ready()).findFirst();
+    if (notReady.isPresent()) {
+      return Optional.of(new Wait(notReady.get().name() + " to become ready before starting "
+          + missing.get(0).name()));
+    }
+    return Optional.of(new CreatePods(List.of(ordinals.get(0)), "one member at a time"));
+  }
+
+  private Optional<RolloutAction> promoteLearner(ClusterSnapshot s) {
+    return s.members().stream()
+        .filter(m -> m.ready() && m.agent().map(AgentView::isLearner).orElse(false))
+        .findFirst()
+        .map(m -> new PromoteLearner(m.ordinal(), m.name(), m.agent().get().memberId()));
+  }
+
+  private Optional<RolloutAction> scaleIn(ClusterSnapshot s) {
+    Optional<MemberObservation> highest = s.surplus().stream()
+        .max(Comparator.comparingInt(MemberObservation::ordinal));
+    if (highest.isEmpty()) {
+      return Optional.empty();
+    }
+    MemberObservation m = highest.get();
+    Optional<MemberObservation> via = s.wanted().stream()
+        .filter(w -> w.ready() && w.agent().isPresent()).findFirst();
+    if (via.isEmpty()) {
+      return Optional.of(new Wait("a ready member through which " + m.name() + " can be removed"));
+    }
+    Optional<AgentView.Membership> membership = via.get().agent().get().members().stream()
+        .filter(x -> m.name().equals(x.name())).findFirst();
+    if (membership.isPresent()) {
+      return Optional.of(new RemoveMember(m.ordinal(), m.name(), membership.get().id(),
+          via.get().ordinal()));
+    }
+    return Optional.of(new DeleteSurplusMember(m.ordinal(), m.name()));
+  }
+
+  private Optional<RolloutAction> update(ClusterSnapshot s) {
+    List<MemberObservation> outdated = s.wanted().stream()
+        .filter(m -> m.podExists() && !m.podTerminating())
+        .filter(m -> !m.podUpdated(s.desiredPodRevision()))
+        .sorted(Comparator.comparingInt(MemberObservation::ordinal).reversed())
+        .toList();
+    if (outdated.isEmpty()) {
+      return s.wanted().stream().anyMatch(MemberObservation::podTerminating)
+          ? Optional.of(new Wait("a member pod to terminate"))
+          : Optional.empty();
+    }
+    Optional<MemberObservation> unhealthy = outdated.stream().filter(m -> !m.ready()).findFirst();
+    if (unhealthy.isPresent()) {
+      MemberObservation m = unhealthy.get();
+      return Optional.of(new RestartMember(m.ordinal(), m.name(), "not ready, updated first"));
+    }
+    Optional<String> unsafe = health.whyNotSafeToRoll(s);
+    if (unsafe.isPresent()) {
+      return Optional.of(new Wait(unsafe.get()));
+    }
+    Optional<MemberObservation> follower = outdated.stream()
+        .filter(m -> !m.agent().map(AgentView::isLeader).orElse(false)).findFirst();
+    if (follower.isPresent()) {
+      MemberObservation m = follower.get();
+      return Optional.of(new RestartMember(m.ordinal(), m.name(), "follower"));
+    }
+    MemberObservation leader = outdated.get(0);
+    Optional<MemberObservation> target = s.wanted().stream()
+        .filter(m -> m != leader && m.podUpdated(s.desiredPodRevision()) && m.ready())
+        .findFirst();
+    if (target.isPresent()) {
+      return Optional.of(new MoveLeader(leader.ordinal(), leader.name(),
+          target.get().agent().orElseThrow().memberId(), target.get().name()));
+    }
+    return Optional.of(new RestartMember(leader.ordinal(), leader.name(),
+        "leader and only member"));
+  }
+}

@@ -1,0 +1,116 @@
+package cloud.gardener.druid.operator.status;
+
+import static cloud.gardener.druid.api.ConditionTypes.ALL_MEMBERS_READY;
+import static cloud.gardener.druid.api.ConditionTypes.ALL_MEMBERS_UPDATED;
+import static cloud.gardener.druid.api.ConditionTypes.CLUSTER_ID_MISMATCH;
+import static cloud.gardener.druid.api.ConditionTypes.DATA_VOLUMES_READY;
+import static cloud.gardener.druid.api.ConditionTypes.FALSE;
+import static cloud.gardener.druid.api.ConditionTypes.READY;
+import static cloud.gardener.druid.api.ConditionTypes.TRUE;
+import static cloud.gardener.druid.api.ConditionTypes.UNKNOWN;
+import static cloud.gardener.druid.api.ConditionTypes.VOLUMES_UP_TO_DATE;
+
+import cloud.gardener.druid.api.v1alpha1.Condition;
+import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.observe.MemberObservation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/** Computes the conditions of an Etcd from one observation (SPEC §4, API.md). */
+final class ConditionComputer {
+
+  private ConditionComputer() {
+  }
+
+  static List<Condition> compute(ClusterSnapshot s) {
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(ready(s));
+    conditions.add(allMembersReady(s));
+    conditions.add(allMembersUpdated(s));
+    BackupReadiness.compute(s).ifPresent(conditions::add);
+    conditions.add(dataVolumesReady(s));
+    conditions.add(clusterIdMismatch(s));
+    conditions.add(volumesUpToDate(s));
+    return conditions;
+  }
+
+  static Condition ready(ClusterSnapshot s) {
+    List<MemberObservation> wanted = s.wanted();
+    if (wanted.isEmpty()) {
+      return Conditions.of(READY, UNKNOWN, "NoMembers", "The cluster has no members.");
+    }
+    long ready = s.readyMembers();
+    int voting = s.votingMembers();
+    return ready >= s.quorum()
+        ? Conditions.of(READY, TRUE, "Quorate", ready + " members are ready, " + s.quorum()
+            + " of " + voting + " voting members are needed.")
+        : Conditions.of(READY, FALSE, "QuorumLost", "Only " + ready + " members are ready; "
+            + s.quorum() + " of " + voting + " voting members are needed.");
+  }
+
+  static Condition allMembersReady(ClusterSnapshot s) {
+    List<String> notReady = s.wanted().stream().filter(m -> !m.ready())
+        .map(MemberObservation::name).toList();
+    return notReady.isEmpty()
+        ? Conditions.of(ALL_MEMBERS_READY, TRUE, "AllMembersReady", "All members are ready.")
+        : Conditions.of(ALL_MEMBERS_READY, FALSE, "NotAllMembersReady",
+            "Members not ready: " + String.join(", ", notReady) + ".");
+  }
+
+  /**
+   * True only when every wanted member runs the desired pod revision on an updated volume, and
+   * no surplus member (scale-in) is left. Terminating pods never count as updated.
+   */
+  static Condition allMembersUpdated(ClusterSnapshot s) {
+    List<String> outdated = new ArrayList<>();
+    for (MemberObservation m : s.wanted()) {
+      if (!m.podUpdated(s.desiredPodRevision())) {
+        outdated.add(m.name() + (m.podExists() ? " (pod)" : " (no pod)"));
+      } else if (!m.volumeUpdated(s.desiredVolumeRevision(), s.desiredCapacity())) {
+        outdated.add(m.name() + " (volume)");
+      }
+    }
+    s.surplus().forEach(m -> outdated.add(m.name() + " (to be removed)"));
+    return outdated.isEmpty()
+        ? Conditions.of(ALL_MEMBERS_UPDATED, TRUE, "AllMembersUpdated",
+            "All members run revision " + s.desiredPodRevision() + ".")
+        : Conditions.of(ALL_MEMBERS_UPDATED, FALSE, "NotAllMembersUpdated",
+            "Members not updated: " + String.join(", ", outdated) + ".");
+  }
+
+  static Condition dataVolumesReady(ClusterSnapshot s) {
+    List<String> unbound = s.wanted().stream()
+        .filter(m -> m.pvc().map(p -> p.getStatus() == null
+            || !"Bound".equals(p.getStatus().getPhase())).orElse(true))
+        .map(MemberObservation::name).toList();
+    return unbound.isEmpty()
+        ? Conditions.of(DATA_VOLUMES_READY, TRUE, "BoundDataVolumes", "All data volumes are bound.")
+        : Conditions.of(DATA_VOLUMES_READY, FALSE, "UnboundDataVolumes",
+            "Volumes of members not bound: " + String.join(", ", unbound) + ".");
+  }
+
+  static Condition clusterIdMismatch(ClusterSnapshot s) {
+    Set<String> ids = s.members().stream().flatMap(m -> m.agent().stream())
+        .map(AgentView::clusterId).filter(id -> id != null && !id.isEmpty())
+        .collect(Collectors.toCollection(TreeSet::new));
+    return ids.size() > 1
+        ? Conditions.of(CLUSTER_ID_MISMATCH, TRUE, "ClusterIDMismatch",
+            "Members report more than one cluster id: " + String.join(", ", ids) + ".")
+        : Conditions.of(CLUSTER_ID_MISMATCH, FALSE, "NoClusterIDMismatch",
+            "Members report one cluster id.");
+  }
+
+  static Condition volumesUpToDate(ClusterSnapshot s) {
+    List<String> pending = s.wanted().stream().filter(m -> m.pvc().isPresent())
+        .filter(m -> !m.volumeUpdated(s.desiredVolumeRevision(), s.desiredCapacity()))
+        .map(MemberObservation::name).toList();
+    return pending.isEmpty()
+        ? Conditions.of(VOLUMES_UP_TO_DATE, TRUE, "VolumesUpToDate", "No volume change is pending.")
+        : Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "Pending",
+            "Volumes of members differ from the spec: " + String.join(", ", pending) + ".");
+  }
+}

@@ -1,0 +1,72 @@
+package cloud.gardener.druid.operator.status;
+
+import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.v1alpha1.Condition;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.LastError;
+import cloud.gardener.druid.api.v1alpha1.LastOperation;
+import cloud.gardener.druid.operator.model.EtcdLabels;
+import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.observe.MemberObservation;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Computes the whole status of an Etcd from one observation. Pure: the same snapshot and the
+ * same previous status give the same result, so an unchanged world writes nothing.
+ */
+public final class EtcdStatusComputer {
+
+  private EtcdStatusComputer() {
+  }
+
+  /**
+   * @param observedGeneration the generation whose children were written before the snapshot
+   *     was taken, or empty to keep the previous one (spec reconcile skipped)
+   */
+  public static EtcdStatus compute(ClusterSnapshot s, EtcdStatus previous,
+      Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors) {
+    EtcdStatus prev = previous == null ? new EtcdStatus() : previous;
+    EtcdStatus next = new EtcdStatus();
+    next.setObservedGeneration(observedGeneration.orElse(prev.getObservedGeneration()));
+    List<Condition> conditions = s.replicas() == 0
+        ? notChecked(prev.getConditions())
+        : ConditionComputer.compute(s);
+    if (observedGeneration.isEmpty()) {
+      conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
+    }
+    next.setConditions(conditions.stream()
+        .map(c -> Conditions.stamp(c, prev.getConditions(), s.observedAt())).toList());
+    next.setMembers(MemberStatuses.compute(s, prev.getMembers(), s.observedAt()));
+    int current = (int) s.members().stream().filter(MemberObservation::podExists).count();
+    int ready = (int) s.members().stream().filter(MemberObservation::ready).count();
+    next.setCurrentReplicas(current);
+    next.setReplicas(current);
+    next.setReadyReplicas(ready);
+    next.setReady(s.replicas() > 0 && conditions.stream().anyMatch(c ->
+        ConditionTypes.ALL_MEMBERS_READY.equals(c.getType()) && ConditionTypes.TRUE.equals(c.getStatus())));
+    next.setSelector(EtcdLabels.asSelectorString(EtcdLabels.memberSelector(s.etcd())));
+    next.setLastOperation(lastOperation);
+    next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);
+    next.setEtcd(prev.getEtcd());
+    return next;
+  }
+
+  /** With replicas 0 every condition keeps its status with reason NotChecked (upstream). */
+  private static List<Condition> notChecked(List<Condition> previous) {
+    if (previous == null) {
+      return List.of();
+    }
+    return previous.stream().map(p -> Conditions.of(p.getType(), p.getStatus(), "NotChecked",
+        "The cluster is hibernated (replicas: 0).")).toList();
+  }
+
+  private static List<Condition> keepPrevious(List<Condition> computed, List<Condition> previous,
+      String type) {
+    Optional<Condition> prev = previous == null ? Optional.empty()
+        : previous.stream().filter(c -> type.equals(c.getType())).findFirst();
+    return computed.stream().map(c -> type.equals(c.getType()) && prev.isPresent()
+        ? Conditions.of(type, prev.get().getStatus(), prev.get().getReason(), prev.get().getMessage())
+        : c).toList();
+  }
+}

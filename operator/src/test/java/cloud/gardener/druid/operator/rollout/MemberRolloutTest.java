@@ -1,0 +1,148 @@
+package cloud.gardener.druid.operator.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteSurplusMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.Done;
+import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
+import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.testing.Etcds;
+import cloud.gardener.druid.operator.testing.FakeCluster;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MemberRolloutTest {
+
+  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG));
+
+  @Test
+  void rollsFollowersFirstFromTheHighestOrdinalAndTheLeaderLastAfterMovingLeadership() {
+    FakeCluster c = threeMembers("old", 1);
+    List<String> steps = runToCompletion(c);
+    assertThat(steps).containsExactly(
+        "restart etcd-2", "restart etcd-0", "move leader etcd-1 -> etcd-0", "restart etcd-1");
+  }
+
+  @Test
+  void updatesAMemberThatIsNotReadyFirstWithoutWaitingForHealth() {
+    FakeCluster c = threeMembers("old", 0);
+    c.members.get(1).ready = false;
+    RolloutAction first = rollout.next(c.snapshot());
+    assertThat(first).isEqualTo(new RestartMember(1, "etcd-1", "not ready, updated first"));
+  }
+
+  @Test
+  void waitsWhileAFollowerLagsBehindTheLeader() {
+    FakeCluster c = threeMembers("old", 0);
+    c.members.get(0).raftIndex = 10_000;
+    c.members.get(2).raftIndex = 10_000 - RaftIndexHealth.DEFAULT_MAX_LAG - 1;
+    c.members.get(1).raftIndex = 10_000;
+    RolloutAction next = rollout.next(c.snapshot());
+    assertThat(next).isInstanceOf(Wait.class);
+    assertThat(next.describe()).contains("etcd-2", "raft entries behind");
+  }
+
+  @Test
+  void neverRestartsASecondMemberWhileOneIsNotBackYet() {
+    FakeCluster c = threeMembers("old", 0);
+    c.members.get(2).podRevision = "new";
+    c.members.get(2).ready = false;
+    RolloutAction next = rollout.next(c.snapshot());
+    assertThat(next).isInstanceOf(Wait.class);
+  }
+
+  @Test
+  void bootstrapCreatesEveryMemberAtOnce() {
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new CreateVolumes(List.of(0, 1, 2)));
+    for (int i = 0; i < 3; i++) {
+      c.add(i, "new").podExists = false;
+    }
+    assertThat(rollout.next(c.snapshot()))
+        .isEqualTo(new CreatePods(List.of(0, 1, 2), "bootstrapping the cluster"));
+  }
+
+  @Test
+  void scaleOutAddsOneMemberAtATimeAndPromotesTheLearner() {
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
+    c.add(0, "new").role = "Leader";
+    c.add(1, "new").podExists = false;
+    c.members.get(1).inMembership = false;
+    c.add(2, "new").podExists = false;
+    c.members.get(2).inMembership = false;
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new CreatePods(List.of(1), "one member at a time"));
+    c.members.get(1).podExists = true;
+    c.members.get(1).ready = false;
+    assertThat(rollout.next(c.snapshot())).isInstanceOf(Wait.class);
+    c.members.get(1).ready = true;
+    c.members.get(1).role = "Learner";
+    c.members.get(1).inMembership = true;
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new PromoteLearner(1, "etcd-1", "m1"));
+  }
+
+  @Test
+  void scaleInRemovesTheHighestMemberFromEtcdBeforeDeletingIt() {
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
+    c.add(0, "new").role = "Leader";
+    for (int i = 1; i < 5; i++) {
+      c.add(i, "new");
+    }
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new RemoveMember(4, "etcd-4", "m4", 0));
+    c.members.get(4).inMembership = false;
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new DeleteSurplusMember(4, "etcd-4"));
+    c.members.remove(4);
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new RemoveMember(3, "etcd-3", "m3", 0));
+  }
+
+  @Test
+  void quorumLossRecreatesEveryMissingMemberAtOnce() {
+    FakeCluster c = threeMembers("new", 0);
+    c.members.get(1).podExists = false;
+    c.members.get(2).podExists = false;
+    c.members.get(0).ready = false;
+    assertThat(rollout.next(c.snapshot()))
+        .isEqualTo(new CreatePods(List.of(1, 2), "quorum is lost, starting every member"));
+  }
+
+  private FakeCluster threeMembers(String revision, int leader) {
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
+    for (int i = 0; i < 3; i++) {
+      c.add(i, revision);
+    }
+    c.members.get(leader).role = "Leader";
+    return c;
+  }
+
+  /** Applies each decided step to the fake cluster as the real world would, until Done. */
+  private List<String> runToCompletion(FakeCluster c) {
+    List<String> steps = new ArrayList<>();
+    for (int guard = 0; guard < 20; guard++) {
+      RolloutAction action = rollout.next(c.snapshot());
+      if (action instanceof Done) {
+        return steps;
+      }
+      if (action instanceof RestartMember r) {
+        steps.add("restart " + r.name());
+        FakeCluster.Member m = c.members.get(r.ordinal());
+        m.podRevision = c.desiredPodRevision;
+        if ("Leader".equals(m.role)) {
+          m.role = "Member";
+        }
+      } else if (action instanceof MoveLeader mv) {
+        steps.add("move leader " + mv.fromName() + " -> " + mv.toName());
+        c.members.get(mv.fromOrdinal()).role = "Member";
+        c.members.values().stream().filter(x -> x.podRevision.equals(c.desiredPodRevision))
+            .findFirst().orElseThrow().role = "Leader";
+      } else {
+        throw new AssertionError("unexpected " + action);
+      }
+    }
+    throw new AssertionError("no completion after 20 steps: " + steps);
+  }
+}

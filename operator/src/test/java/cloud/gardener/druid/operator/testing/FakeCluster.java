@@ -1,0 +1,117 @@
+package cloud.gardener.druid.operator.testing;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.model.EtcdNames;
+import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
+import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.observe.MemberObservation;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An in-memory cluster of members for deciding rollout steps in unit tests: each member has a
+ * pod revision, readiness, an etcd role and raft index. Builds {@link ClusterSnapshot}s.
+ */
+public final class FakeCluster {
+
+  /** One simulated member. */
+  public static final class Member {
+    public String podRevision;
+    public boolean podExists = true;
+    public boolean ready = true;
+    public boolean terminating;
+    public boolean hasVolume = true;
+    public String role = "Member";
+    public long raftIndex = 100;
+    public boolean inMembership = true;
+    public String clusterId = "c1";
+
+    String id(int ordinal) {
+      return "m" + ordinal;
+    }
+  }
+
+  public final Etcd etcd;
+  public final TreeMap<Integer, Member> members = new TreeMap<>();
+  public String desiredPodRevision = "new";
+
+  public FakeCluster(Etcd etcd) {
+    this.etcd = etcd;
+  }
+
+  public Member add(int ordinal, String revision) {
+    Member m = new Member();
+    m.podRevision = revision;
+    members.put(ordinal, m);
+    return m;
+  }
+
+  public ClusterSnapshot snapshot() {
+    EtcdNames names = EtcdNames.of(etcd);
+    String volumeRevision = MemberVolumeBuilder.revision(etcd);
+    List<AgentView.Membership> membership = new ArrayList<>();
+    members.forEach((i, m) -> {
+      if (m.inMembership) {
+        membership.add(new AgentView.Membership(m.id(i), names.member(i), "Learner".equals(m.role)));
+      }
+    });
+    List<MemberObservation> observations = new ArrayList<>();
+    int max = Math.max(members.isEmpty() ? 0 : members.lastKey() + 1,
+        etcd.getSpec().getReplicas());
+    for (int i = 0; i < max; i++) {
+      Member m = members.get(i);
+      observations.add(m == null
+          ? new MemberObservation(i, names.member(i), Optional.empty(), Optional.empty(),
+              Optional.empty(), Optional.empty())
+          : observe(names, i, m, volumeRevision, membership));
+    }
+    return new ClusterSnapshot(etcd, desiredPodRevision, volumeRevision, observations,
+        Optional.empty(), Optional.empty(), Instant.parse("2026-01-01T00:00:00Z"));
+  }
+
+  private MemberObservation observe(EtcdNames names, int i, Member m, String volumeRevision,
+      List<AgentView.Membership> membership) {
+    Optional<Pod> pod = m.podExists ? Optional.of(pod(names.member(i), m)) : Optional.empty();
+    Optional<PersistentVolumeClaim> pvc = m.hasVolume
+        ? Optional.of(pvc(names.pvc(i), volumeRevision)) : Optional.empty();
+    Optional<AgentView> agent = m.podExists && m.ready
+        ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
+            membership))
+        : Optional.empty();
+    return new MemberObservation(i, names.member(i), pod, pvc, agent, Optional.empty());
+  }
+
+  private String leaderId() {
+    return members.entrySet().stream().filter(e -> "Leader".equals(e.getValue().role))
+        .map(e -> e.getValue().id(e.getKey())).findFirst().orElse("");
+  }
+
+  private static Pod pod(String name, Member m) {
+    return new PodBuilder()
+        .withNewMetadata().withName(name).addToLabels(Labels.MEMBER_REVISION, m.podRevision)
+          .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
+        .endMetadata()
+        .withNewStatus().addNewCondition().withType("Ready").withStatus(m.ready ? "True" : "False")
+          .endCondition().endStatus()
+        .build();
+  }
+
+  private PersistentVolumeClaim pvc(String name, String volumeRevision) {
+    return new PersistentVolumeClaimBuilder()
+        .withNewMetadata().withName(name).addToLabels(Labels.VOLUME_REVISION, volumeRevision)
+        .endMetadata()
+        .withNewStatus().withPhase("Bound")
+          .addToCapacity("storage", new Quantity("16Gi")).endStatus()
+        .build();
+  }
+}

@@ -1,0 +1,67 @@
+package cloud.gardener.druid.agent.etcd;
+
+import cloud.gardener.druid.agent.config.EtcdTuning;
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.TlsFiles;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The etcd configuration for this member, as etcd's config keys (which are also its flag
+ * names): a pure function of the member, the tuning, the cluster to start in and its state.
+ * Listens on the pod address, advertises the pod's stable DNS name.
+ */
+public final class EtcdConfigBuilder {
+
+  private EtcdConfigBuilder() {
+  }
+
+  public static Map<String, String> config(MemberConfig member, EtcdTuning tuning,
+      Map<String, URI> cluster, ClusterState state) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("name", member.name());
+    c.put("data-dir", member.dataDir().toString());
+    c.put("listen-client-urls", member.localClientUrl().toString());
+    c.put("advertise-client-urls", member.advertiseClientUrl().toString());
+    c.put("listen-peer-urls",
+        member.peerScheme() + "://" + member.podIp() + ":" + member.peerPort());
+    c.put("initial-advertise-peer-urls", member.advertisePeerUrl().toString());
+    c.put("initial-cluster", initialCluster(cluster));
+    c.put("initial-cluster-state", state.flag());
+    c.put("initial-cluster-token", member.clusterToken());
+    c.put("quota-backend-bytes", Long.toString(tuning.quotaBackendBytes()));
+    c.put("snapshot-count", Long.toString(tuning.snapshotCount()));
+    c.put("heartbeat-interval", Integer.toString(tuning.heartbeatIntervalMillis()));
+    c.put("election-timeout", Integer.toString(tuning.electionTimeoutMillis()));
+    c.put("enable-grpc-gateway", "true");
+    tuning.autoCompactionMode().ifPresent(m -> c.put("auto-compaction-mode", m));
+    tuning.autoCompactionRetention().ifPresent(r -> c.put("auto-compaction-retention", r));
+    member.clientTls().ifPresent(tls -> putTls(c, "", tls));
+    member.peerTls().ifPresent(tls -> putTls(c, "peer-", tls));
+    return c;
+  }
+
+  private static void putTls(Map<String, String> c, String prefix, TlsFiles tls) {
+    c.put(prefix + "client-cert-auth", "true");
+    c.put(prefix + "trusted-ca-file", tls.ca().toString());
+    c.put(prefix + "cert-file", tls.cert().toString());
+    c.put(prefix + "key-file", tls.key().toString());
+  }
+
+  public static String initialCluster(Map<String, URI> cluster) {
+    return cluster.entrySet().stream()
+        .map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining(","));
+  }
+
+  /** The config as etcd command-line flags. */
+  public static List<String> flags(Map<String, String> config) {
+    List<String> flags = new ArrayList<>();
+    config.forEach((key, value) -> flags.add("--" + key + "=" + value));
+    return flags;
+  }
+}

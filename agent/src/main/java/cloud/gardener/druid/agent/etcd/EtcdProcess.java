@@ -1,0 +1,85 @@
+package cloud.gardener.druid.agent.etcd;
+
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One etcd child process. {@link #stop(Duration)} forwards a SIGTERM and escalates to SIGKILL
+ * after the grace period; {@link #exit()} completes with the exit code however it ends.
+ */
+public final class EtcdProcess implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdProcess.class);
+
+  private final Process process;
+  private final CompletableFuture<Integer> exit;
+  private volatile boolean stopRequested;
+
+  private EtcdProcess(Process process) {
+    this.process = process;
+    this.exit = process.onExit().thenApply(Process::exitValue);
+  }
+
+  public static EtcdProcess start(Path etcdBinary, List<String> flags, Redirect output)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(etcdBinary.toString());
+    command.addAll(flags);
+    LOG.info("starting etcd: {}", String.join(" ", command));
+    Process process = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(output)
+        .start();
+    return new EtcdProcess(process);
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public CompletableFuture<Integer> exit() {
+    return exit;
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** True when the process ended although nobody asked it to. */
+  public boolean exitedUnexpectedly() {
+    return !process.isAlive() && !stopRequested;
+  }
+
+  /** SIGTERM, then SIGKILL after {@code grace}; returns the exit code. */
+  public int stop(Duration grace) {
+    stopRequested = true;
+    process.destroy();
+    try {
+      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("etcd did not stop within {}; killing it", grace);
+        process.destroyForcibly();
+        process.waitFor();
+      }
+      return process.exitValue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+      return -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      stop(Duration.ofSeconds(10));
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package cloud.gardener.druid.agent.etcd;
+
+/**
+ * One member's view of itself, as the agent's {@code /member/status} reports it. Ids are
+ * etcd's hex form ("8e9e05c52164694d").
+ */
+public record MemberStatus(
+    String id,
+    String name,
+    Role role,
+    String clusterId,
+    long revision,
+    long raftIndex,
+    long raftTerm,
+    String leaderId,
+    boolean learner,
+    long dbSizeBytes,
+    String etcdVersion) {
+
+  public enum Role {
+    Leader, Member, Learner
+  }
+
+  public static String hex(long id) {
+    return Long.toHexString(id);
+  }
+
+  public static long parseHex(String id) {
+    return Long.parseUnsignedLong(id, 16);
+  }
+}

@@ -1,0 +1,91 @@
+package cloud.gardener.druid.agent.restore;
+
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.EtcdProcess;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.util.FreePorts;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An etcd on a restored data directory, reachable only on 127.0.0.1 and without fsync (the
+ * caller syncs the directory once it is done), used to replay deltas.
+ */
+final class TemporaryEtcd implements AutoCloseable {
+
+  private static final String HOST = "127.0.0.1";
+
+  private final EtcdProcess process;
+  private final MemberClient client;
+
+  private TemporaryEtcd(EtcdProcess process, MemberClient client) {
+    this.process = process;
+    this.client = client;
+  }
+
+  static TemporaryEtcd start(Path etcdBinary, String name, Path dataDir, Path log)
+      throws IOException, RestoreException {
+    URI clientUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
+    URI peerUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
+    EtcdProcess process = EtcdProcess.start(etcdBinary, List.of(
+        "--name=" + name,
+        "--data-dir=" + dataDir,
+        "--listen-client-urls=" + clientUrl,
+        "--advertise-client-urls=" + clientUrl,
+        "--listen-peer-urls=" + peerUrl,
+        "--initial-advertise-peer-urls=" + peerUrl,
+        "--initial-cluster=" + name + "=" + peerUrl,
+        "--unsafe-no-fsync=true",
+        "--snapshot-count=1000000",
+        "--quota-backend-bytes=" + 8L * 1024 * 1024 * 1024,
+        "--enable-grpc-gateway=false"), Redirect.appendTo(log.toFile()));
+    MemberClient client = new MemberClient(clientUrl, Optional.empty());
+    TemporaryEtcd etcd = new TemporaryEtcd(process, client);
+    etcd.awaitReady(log);
+    return etcd;
+  }
+
+  private void awaitReady(Path log) throws RestoreException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    EtcdException last = null;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        close();
+        throw new RestoreException("the temporary etcd for replaying deltas exited with code "
+            + process.exit().join() + "; see " + log);
+      }
+      try {
+        client.revision();
+        return;
+      } catch (EtcdException e) {
+        last = e;
+        pause();
+      }
+    }
+    close();
+    throw new RestoreException("the temporary etcd did not become ready: " + last, last);
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  MemberClient client() {
+    return client;
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    process.stop(Duration.ofSeconds(30));
+  }
+}

@@ -1,0 +1,71 @@
+package cloud.gardener.druid.agent.restore;
+
+import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
+import static cloud.gardener.druid.agent.testing.LocalEtcd.value;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
+import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
+import cloud.gardener.druid.agent.store.LocalSnapshotStore;
+import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.testing.LocalEtcd;
+import cloud.gardener.druid.agent.testing.TestConfigs;
+import cloud.gardener.druid.agent.util.FreePorts;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A full snapshot plus deltas taken from a real etcd restore every key into a new member. */
+class SnapshotRestoreIT {
+
+  @TempDir
+  Path work;
+
+  @Test
+  void restoresTheFullSnapshotAndEveryDeltaAfterIt() throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "etcd-test");
+    try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
+        work.resolve("source.log"))) {
+      etcd.putKeys("/before/", 0, 10_000);
+      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+          Duration.ofMinutes(1)).take(false);
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, true,
+          Clock.systemUTC(), 10 << 20, full.endRevision() + 1, () -> { })) {
+        etcd.putKeys("/after/", 0, 1_000);
+        awaitFlushed(deltas, etcd);
+        etcd.putKeys("/after/", 1_000, 1_000);
+        etcd.client().client().getKVClient().delete(LocalEtcd.bytes("/before/7")).get();
+        awaitFlushed(deltas, etcd);
+      }
+    }
+    assertThat(store.list()).filteredOn(s -> !s.isFull()).hasSize(2);
+
+    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
+        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
+    Optional<RestorePlan> plan = new Restorer(store, TestConfigs.tuning(), member)
+        .restore(dir -> { });
+    assertThat(plan).isPresent();
+
+    try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
+        work.resolve("restored.log"))) {
+      assertThat(countPrefix(restored.client(), "/before/")).isEqualTo(9_999);
+      assertThat(countPrefix(restored.client(), "/after/")).isEqualTo(2_000);
+      assertThat(value(restored.client(), "/after/1999")).hasValue("value-1999");
+      assertThat(value(restored.client(), "/before/7")).isEmpty();
+      assertThat(restored.client().revision()).isEqualTo(plan.get().lastRevision());
+    }
+  }
+
+  private static void awaitFlushed(DeltaSnapshotter deltas, LocalEtcd etcd) throws Exception {
+    long target = etcd.client().revision();
+    Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+      deltas.flush();
+      return deltas.lastStoredRevision() >= target;
+    });
+  }
+}

@@ -1,0 +1,62 @@
+package cloud.gardener.druid.testenv.controlplane;
+
+import java.net.http.HttpClient;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * An HTTP client that accepts any certificate, as the kubelet does for HTTPS probes; used for
+ * health checks of loopback processes whose certificates are self-signed.
+ */
+public final class InsecureHttp {
+
+  private static final HttpClient CLIENT = create();
+
+  private InsecureHttp() {
+  }
+
+  public static HttpClient client() {
+    return CLIENT;
+  }
+
+  private static HttpClient create() {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
+      SSLParameters parameters = new SSLParameters();
+      parameters.setEndpointIdentificationAlgorithm(null);
+      return HttpClient.newBuilder()
+          .sslContext(context)
+          .sslParameters(parameters)
+          .connectTimeout(Duration.ofSeconds(2))
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .version(HttpClient.Version.HTTP_1_1)
+          .build();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static final class TrustAll implements X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {
+      // trust everything: probes only
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {
+      // trust everything: probes only
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
+  }
+}

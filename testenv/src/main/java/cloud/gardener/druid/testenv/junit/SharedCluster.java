@@ -1,0 +1,70 @@
+package cloud.gardener.druid.testenv.junit;
+
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.node.DruidImage;
+import java.nio.file.Path;
+
+/**
+ * The one {@link LocalCluster} of a test JVM, started on first use and stopped by a shutdown
+ * hook (the JUnit root store also closes it when the test plan ends). Configured by system
+ * properties:
+ * <ul>
+ *   <li>{@code druid.testenv.workDir}: default {@code target/druid-testenv-<pid>}</li>
+ *   <li>{@code druid.testenv.druidJar}: run our image as {@code java -jar <jar>}; default: the
+ *       test JVM's own classpath, one main class per subcommand
+ *       ({@link DruidImage#DEFAULT_MAIN_CLASSES})</li>
+ *   <li>{@code druid.testenv.druidImage}: our image's name; default
+ *       {@link DruidImage#DEFAULT_IMAGE}</li>
+ * </ul>
+ */
+final class SharedCluster implements AutoCloseable {
+
+  private static SharedCluster instance;
+  private final LocalCluster cluster;
+
+  private SharedCluster(LocalCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  static synchronized SharedCluster get() {
+    if (instance == null) {
+      LocalCluster cluster = LocalCluster.start(new LocalCluster.Options(workDir(), druidImage(),
+          null));
+      instance = new SharedCluster(cluster);
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::close, "local-cluster-stop"));
+    }
+    return instance;
+  }
+
+  LocalCluster cluster() {
+    return cluster;
+  }
+
+  private static Path workDir() {
+    String configured = System.getProperty("druid.testenv.workDir");
+    if (configured != null && !configured.isBlank()) {
+      return Path.of(configured);
+    }
+    return Path.of("target", "druid-testenv-" + ProcessHandle.current().pid());
+  }
+
+  private static DruidImage druidImage() {
+    String image = System.getProperty("druid.testenv.druidImage", DruidImage.DEFAULT_IMAGE);
+    String jar = System.getProperty("druid.testenv.druidJar");
+    if (jar != null && !jar.isBlank()) {
+      return DruidImage.jar(image, Path.of(jar));
+    }
+    return DruidImage.classpath(image, System.getProperty("java.class.path"),
+        DruidImage.DEFAULT_MAIN_CLASSES);
+  }
+
+  private boolean closed;
+
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      cluster.close();
+    }
+  }
+}

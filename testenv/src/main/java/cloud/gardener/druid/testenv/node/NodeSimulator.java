@@ -1,0 +1,269 @@
+package cloud.gardener.druid.testenv.node;
+
+import cloud.gardener.druid.testenv.process.ProcessLedger;
+import cloud.gardener.druid.testenv.storage.HostPathProvisioner;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plays scheduler, kubelet, cluster DNS and storage provisioner for one simulated Node: binds
+ * pending pods of the default scheduler to it, runs their containers as local processes on a
+ * loopback address per pod (see {@link PodWorker}), publishes pod and service names (see
+ * {@link PodDns}) and provisions volumes (see {@link HostPathProvisioner}).
+ */
+public final class NodeSimulator implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeSimulator.class);
+
+  private final KubernetesClient client;
+  private final NodeSimulatorConfig config;
+  private final NodeContext context;
+  private final PodAddresses addresses;
+  private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
+  private final Set<String> finished = ConcurrentHashMap.newKeySet();
+  private final ExecutorService podThreads = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r);
+    t.setDaemon(true);
+    return t;
+  });
+  private final ScheduledExecutorService dnsThread = Executors.newSingleThreadScheduledExecutor(
+      r -> {
+        Thread t = new Thread(r, "pod-dns");
+        t.setDaemon(true);
+        return t;
+      });
+  private final AtomicBoolean dnsDirty = new AtomicBoolean(true);
+  private final AtomicBoolean hostsWarned = new AtomicBoolean();
+  private volatile List<String> publishedHosts = List.of();
+  private NodeRegistration registration;
+  private HostPathProvisioner provisioner;
+  private SharedIndexInformer<Pod> pods;
+  private SharedIndexInformer<Service> services;
+
+  private NodeSimulator(KubernetesClient client, NodeSimulatorConfig config, ProcessLedger ledger) {
+    this.client = client;
+    this.config = config;
+    this.addresses = PodAddresses.claim();
+    this.context = new NodeContext(client, config.nodeName(), config.workDir().toAbsolutePath(),
+        config.apiServerPort(), config.runtimes(), addresses, ledger, () -> dnsDirty.set(true));
+  }
+
+  /** Registers the node and starts serving pods; pod processes are recorded in {@code ledger}. */
+  public static NodeSimulator start(KubernetesClient client, NodeSimulatorConfig config,
+      ProcessLedger ledger) {
+    NodeSimulator simulator = new NodeSimulator(client, config, ledger);
+    try {
+      simulator.startServing();
+      return simulator;
+    } catch (RuntimeException e) {
+      simulator.close();
+      throw e;
+    }
+  }
+
+  private void startServing() {
+    provisioner = new HostPathProvisioner(client, context.workDir().resolve("volumes")).start();
+    registration = NodeRegistration.start(client, config.nodeName());
+    services = client.services().inAnyNamespace().inform(dnsTrigger(), 60_000);
+    pods = client.pods().inAnyNamespace().inform(podHandler(), 60_000);
+    dnsThread.scheduleWithFixedDelay(this::publishDnsIfDirty, 0, 100, TimeUnit.MILLISECONDS);
+  }
+
+  private ResourceEventHandler<Pod> podHandler() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        dispatch(pod);
+      }
+
+      @Override
+      public void onUpdate(Pod oldPod, Pod pod) {
+        dispatch(pod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+        PodWorker worker = workers.get(pod.getMetadata().getUid());
+        if (worker != null) {
+          worker.update(null);
+        }
+        dnsDirty.set(true);
+      }
+    };
+  }
+
+  private <T> ResourceEventHandler<T> dnsTrigger() {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        dnsDirty.set(true);
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        dnsDirty.set(true);
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        dnsDirty.set(true);
+      }
+    };
+  }
+
+  private void dispatch(Pod pod) {
+    String nodeName = pod.getSpec().getNodeName();
+    if (nodeName == null || nodeName.isEmpty()) {
+      if (isDefaultScheduler(pod) && pod.getMetadata().getDeletionTimestamp() == null) {
+        podThreads.submit(() -> bind(pod));
+      }
+      return;
+    }
+    if (!nodeName.equals(config.nodeName()) || finished.contains(pod.getMetadata().getUid())) {
+      return;
+    }
+    workers.computeIfAbsent(pod.getMetadata().getUid(), uid -> {
+      PodWorker worker = new PodWorker(context, pod);
+      podThreads.submit(() -> {
+        try {
+          worker.run();
+        } finally {
+          finished.add(uid);
+          workers.remove(uid);
+        }
+      });
+      return worker;
+    }).update(pod);
+  }
+
+  private static boolean isDefaultScheduler(Pod pod) {
+    String scheduler = pod.getSpec().getSchedulerName();
+    return scheduler == null || scheduler.isEmpty() || scheduler.equals("default-scheduler");
+  }
+
+  private void bind(Pod pod) {
+    try {
+      client.bindings().inNamespace(pod.getMetadata().getNamespace())
+          .resource(new BindingBuilder()
+              .withNewMetadata().withName(pod.getMetadata().getName())
+              .withNamespace(pod.getMetadata().getNamespace()).endMetadata()
+              .withNewTarget().withApiVersion("v1").withKind("Node")
+              .withName(config.nodeName()).endTarget()
+              .build())
+          .create();
+    } catch (KubernetesClientException e) {
+      LOG.debug("binding {}/{} failed: {}", pod.getMetadata().getNamespace(),
+          pod.getMetadata().getName(), e.getMessage());
+    }
+  }
+
+  private void publishDnsIfDirty() {
+    if (!dnsDirty.getAndSet(false)) {
+      return;
+    }
+    try {
+      Map<String, String> ips = workers.values().stream()
+          .filter(w -> w.podIp() != null)
+          .collect(Collectors.toMap(PodWorker::uid, PodWorker::podIp));
+      List<Pod> ours = pods.getStore().list().stream()
+          .filter(p -> config.nodeName().equals(p.getSpec().getNodeName()))
+          .toList();
+      List<String> lines = PodDns.hostsLines(ours, services.getStore().list(), ips,
+          p -> Optional.ofNullable(workers.get(p.getMetadata().getUid()))
+              .map(PodWorker::isReady).orElse(false));
+      if (!lines.equals(publishedHosts)) {
+        publish(lines);
+      }
+    } catch (RuntimeException e) {
+      dnsDirty.set(true);
+      LOG.debug("publishing pod DNS failed: {}", e.getMessage());
+    }
+  }
+
+  private void publish(List<String> lines) {
+    if (!config.hosts().isWritable()) {
+      if (!hostsWarned.getAndSet(true)) {
+        LOG.warn("{} is not writable: pod and service names will not resolve",
+            config.hosts().path());
+      }
+      return;
+    }
+    config.hosts().publish(lines);
+    publishedHosts = lines;
+  }
+
+  public String nodeName() {
+    return config.nodeName();
+  }
+
+  /** The loopback address of a pod running here. */
+  public Optional<String> podIp(String namespace, String name) {
+    return workers.values().stream()
+        .filter(w -> w.podIp() != null)
+        .filter(w -> pods.getStore().list().stream().anyMatch(p ->
+            Objects.equals(p.getMetadata().getUid(), w.uid())
+                && p.getMetadata().getNamespace().equals(namespace)
+                && p.getMetadata().getName().equals(name)))
+        .map(PodWorker::podIp)
+        .findFirst();
+  }
+
+  /** Where the output of a container goes: {@code <workDir>/logs/<ns>_<pod>_<container>.log}. */
+  public Path containerLog(String namespace, String pod, String container) {
+    return context.logsDir().resolve(namespace + "_" + pod + "_" + container + ".log");
+  }
+
+  /** The /16 of 127.0.0.0/8 this simulator gives pod addresses from. */
+  public String podSubnet() {
+    return addresses.subnet();
+  }
+
+  /** Stops every pod process at once (SIGTERM, 5 s, SIGKILL) and unpublishes the names. */
+  @Override
+  public void close() {
+    if (pods != null) {
+      pods.close();
+    }
+    if (services != null) {
+      services.close();
+    }
+    dnsThread.shutdownNow();
+    workers.values().forEach(w -> w.update(null));
+    podThreads.shutdownNow();
+    try {
+      podThreads.awaitTermination(15, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (registration != null) {
+      registration.close();
+    }
+    if (provisioner != null) {
+      provisioner.close();
+    }
+    if (config.hosts().isWritable()) {
+      config.hosts().remove();
+    }
+    addresses.close();
+  }
+}

@@ -1,0 +1,19 @@
+package cloud.gardener.druid.testenv.node;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Configuration of a {@link NodeSimulator}.
+ *
+ * @param nodeName      the Node object it registers and runs pods for
+ * @param workDir       pods' directories, volumes and logs live under it
+ * @param apiServerPort the local API server's port on 127.0.0.1, given to pods
+ * @param runtimes      image → command line mappings, first match wins
+ * @param hosts         where pod and service names are published for resolution
+ */
+public record NodeSimulatorConfig(String nodeName, Path workDir, int apiServerPort,
+    List<ImageRuntime> runtimes, HostsFile hosts) {
+
+  public static final String DEFAULT_NODE_NAME = "druid-local-node";
+}

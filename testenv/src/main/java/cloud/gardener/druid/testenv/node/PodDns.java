@@ -1,0 +1,75 @@
+package cloud.gardener.druid.testenv.node;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * The DNS records a cluster DNS would serve for pods of this node, as hosts-file lines:
+ * <ul>
+ *   <li>{@code <hostname>.<subdomain>.<ns>.svc[.cluster.local]} → the pod's address, for every
+ *       pod with hostname and subdomain that has an address, until the pod is gone (whether or
+ *       not a headless service of that name exists, ready or not: as with
+ *       {@code publishNotReadyAddresses});</li>
+ *   <li>{@code <service>.<ns>.svc[.cluster.local]} → the address of every ready pod selected
+ *       by the service (every pod with an address if the service publishes not-ready
+ *       addresses), terminating pods excluded. Never a ClusterIP.</li>
+ * </ul>
+ */
+public final class PodDns {
+
+  private static final List<String> SUFFIXES = List.of(".svc", ".svc.cluster.local");
+
+  private PodDns() {
+  }
+
+  /** {@code addresses}: pod uid → loopback address of pods that run here. */
+  public static List<String> hostsLines(Collection<Pod> pods, Collection<Service> services,
+      Map<String, String> addresses, Predicate<Pod> ready) {
+    TreeSet<String> lines = new TreeSet<>();
+    for (Pod pod : pods) {
+      String ip = addresses.get(pod.getMetadata().getUid());
+      String hostname = pod.getSpec().getHostname();
+      String subdomain = pod.getSpec().getSubdomain();
+      if (ip != null && hostname != null && subdomain != null) {
+        names(hostname + "." + subdomain + "." + pod.getMetadata().getNamespace())
+            .forEach(n -> lines.add(ip + " " + n));
+      }
+    }
+    for (Service service : services) {
+      Map<String, String> selector = service.getSpec().getSelector();
+      if (selector == null || selector.isEmpty()) {
+        continue;
+      }
+      boolean notReadyToo = Boolean.TRUE.equals(service.getSpec().getPublishNotReadyAddresses());
+      String ns = service.getMetadata().getNamespace();
+      for (Pod pod : pods) {
+        String ip = addresses.get(pod.getMetadata().getUid());
+        if (ip != null && ns.equals(pod.getMetadata().getNamespace()) && selects(selector, pod)
+            && !isTerminating(pod) && (notReadyToo || ready.test(pod))) {
+          names(service.getMetadata().getName() + "." + ns).forEach(n -> lines.add(ip + " " + n));
+        }
+      }
+    }
+    return List.copyOf(lines);
+  }
+
+  private static List<String> names(String base) {
+    return SUFFIXES.stream().map(s -> base + s).toList();
+  }
+
+  private static boolean selects(Map<String, String> selector, Pod pod) {
+    Map<String, String> labels = pod.getMetadata().getLabels();
+    return labels != null && selector.entrySet().stream()
+        .allMatch(e -> Objects.equals(labels.get(e.getKey()), e.getValue()));
+  }
+
+  private static boolean isTerminating(Pod pod) {
+    return pod.getMetadata().getDeletionTimestamp() != null;
+  }
+}

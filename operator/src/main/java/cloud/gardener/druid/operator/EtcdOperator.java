@@ -1,0 +1,89 @@
+package cloud.gardener.druid.operator;
+
+import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.agent.HttpAgentClient;
+import cloud.gardener.druid.operator.component.Component;
+import cloud.gardener.druid.operator.component.ConfigMapComponent;
+import cloud.gardener.druid.operator.component.DisruptionBudgetComponent;
+import cloud.gardener.druid.operator.component.LeaseComponent;
+import cloud.gardener.druid.operator.component.RoleBindingComponent;
+import cloud.gardener.druid.operator.component.RoleComponent;
+import cloud.gardener.druid.operator.component.ServiceAccountComponent;
+import cloud.gardener.druid.operator.component.ServicesComponent;
+import cloud.gardener.druid.operator.etcd.EtcdCleanup;
+import cloud.gardener.druid.operator.etcd.EtcdReconciler;
+import cloud.gardener.druid.operator.etcd.EventRecorder;
+import cloud.gardener.druid.operator.etcd.RolloutExecutor;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.observe.EtcdObserver;
+import cloud.gardener.druid.operator.rollout.MemberRollout;
+import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** Wires the controllers and runs them (the body of {@code druid operator}). */
+public final class EtcdOperator implements AutoCloseable {
+
+  /** Options of the operator process. */
+  public record Options(Set<String> namespaces, boolean autoReconcile, boolean leaderElection,
+      String leaderElectionNamespace, OperatorSettings settings) {
+  }
+
+  private final Operator operator;
+  private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
+    Thread t = new Thread(r, "agent-client");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public EtcdOperator(KubernetesClient client, Options options) {
+    this(client, options, HttpAgentClient.plain());
+  }
+
+  public EtcdOperator(KubernetesClient client, Options options, AgentClient agents) {
+    this.operator = new Operator(o -> {
+      o.withKubernetesClient(client).withCloseClientOnStop(false);
+      if (options.leaderElection()) {
+        o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
+            .aLeaderElectionConfiguration("etcd-druid-leader-election")
+            .withLeaseNamespace(options.leaderElectionNamespace()).build());
+      }
+    });
+    EventRecorder events = new EventRecorder(client);
+    List<Component> components = List.of(new ServiceAccountComponent(client),
+        new RoleComponent(client), new RoleBindingComponent(client), new LeaseComponent(client),
+        new DisruptionBudgetComponent(client), new ServicesComponent(client),
+        new ConfigMapComponent(client));
+    Clock clock = Clock.systemUTC();
+    EtcdObserver observer = new EtcdObserver(client, agents, options.settings(), agentCalls, clock);
+    EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
+        new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
+        new RolloutExecutor(client, agents, options.settings(), events),
+        new EtcdCleanup(client, components, events), options.autoReconcile(), clock);
+    operator.register(reconciler, c -> {
+      if (options.namespaces().isEmpty()) {
+        c.watchingAllNamespaces();
+      } else {
+        c.settingNamespaces(options.namespaces());
+      }
+      c.withReconciliationMaxInterval(Duration.ofMinutes(5));
+    });
+  }
+
+  public void start() {
+    operator.start();
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+    agentCalls.shutdownNow();
+  }
+}

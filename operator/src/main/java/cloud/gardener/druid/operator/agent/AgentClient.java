@@ -1,0 +1,34 @@
+package cloud.gardener.druid.operator.agent;
+
+import cloud.gardener.druid.operator.observe.AgentView;
+import java.util.Optional;
+
+/** What the operator asks of a member's agent. The agent acts on its own member only. */
+public interface AgentClient {
+
+  /** The member's view of etcd, or empty when the agent does not answer in time. */
+  Optional<AgentView> status(AgentEndpoint endpoint);
+
+  /** Asks the leader's agent to hand leadership to the member with {@code toMemberId}. */
+  void moveLeader(AgentEndpoint leader, String toMemberId);
+
+  /** Asks an agent to promote the learner with {@code memberId}. */
+  void promote(AgentEndpoint via, String memberId);
+
+  /** Asks an agent to remove {@code memberId} from the etcd membership. */
+  void removeMember(AgentEndpoint via, String memberId);
+
+  /** Asks the leader's agent for a full snapshot; {@code isFinal} before hibernation. */
+  void fullSnapshot(AgentEndpoint leader, boolean isFinal);
+
+  /** A request the agent refused or failed; the message says why. */
+  final class AgentException extends RuntimeException {
+    public AgentException(String message) {
+      super(message);
+    }
+
+    public AgentException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package cloud.gardener.druid.operator.agent;
+
+import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.operator.observe.AgentView;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@link AgentClient} over the agent's HTTP API (paths from {@link AgentApi}). */
+public final class HttpAgentClient implements AgentClient {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HttpAgentClient.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http;
+  private final Duration statusTimeout;
+  private final Duration actionTimeout;
+
+  public HttpAgentClient(SSLContext tls, Duration statusTimeout, Duration actionTimeout) {
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(statusTimeout);
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.http = b.build();
+    this.statusTimeout = statusTimeout;
+    this.actionTimeout = actionTimeout;
+  }
+
+  public static HttpAgentClient plain() {
+    return new HttpAgentClient(null, Duration.ofSeconds(2), Duration.ofSeconds(60));
+  }
+
+  @Override
+  public Optional<AgentView> status(AgentEndpoint endpoint) {
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.uri(AgentApi.MEMBER_STATUS))
+          .timeout(statusTimeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        LOG.debug("agent {} status: HTTP {}", endpoint.member(), r.statusCode());
+        return Optional.empty();
+      }
+      return Optional.of(parseView(JSON.readTree(r.body())));
+    } catch (IOException e) {
+      LOG.debug("agent {} status: {}", endpoint.member(), e.toString());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  static AgentView parseView(JsonNode n) {
+    List<AgentView.Membership> members = new ArrayList<>();
+    for (JsonNode m : n.path("members")) {
+      members.add(new AgentView.Membership(m.path("id").asText(), m.path("name").asText(),
+          m.path("isLearner").asBoolean(m.path("learner").asBoolean(false))));
+    }
+    return new AgentView(n.path("memberId").asText(n.path("id").asText()),
+        n.path("clusterId").asText(), n.path("role").asText(), n.path("leaderId").asText(),
+        n.path("raftIndex").asLong(), n.path("healthy").asBoolean(false), List.copyOf(members));
+  }
+
+  @Override
+  public void moveLeader(AgentEndpoint leader, String toMemberId) {
+    post(leader, AgentApi.MEMBER_MOVE_LEADER + "?to=" + toMemberId);
+  }
+
+  @Override
+  public void promote(AgentEndpoint via, String memberId) {
+    post(via, AgentApi.MEMBER_PROMOTE + "?id=" + memberId);
+  }
+
+  @Override
+  public void removeMember(AgentEndpoint via, String memberId) {
+    post(via, AgentApi.MEMBER_REMOVE + "?id=" + memberId);
+  }
+
+  @Override
+  public void fullSnapshot(AgentEndpoint leader, boolean isFinal) {
+    post(leader, AgentApi.SNAPSHOT_FULL + (isFinal ? "?final=true" : ""));
+  }
+
+  private void post(AgentEndpoint endpoint, String pathAndQuery) {
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.uri(pathAndQuery))
+          .timeout(actionTimeout).POST(HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() / 100 != 2) {
+        throw new AgentException("agent of " + endpoint.member() + " refused " + pathAndQuery
+            + ": HTTP " + r.statusCode() + " " + r.body().strip());
+      }
+    } catch (IOException e) {
+      throw new AgentException("agent of " + endpoint.member() + " did not answer " + pathAndQuery
+          + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AgentException("interrupted while calling " + endpoint.member(), e);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package cloud.gardener.druid.operator.etcd;
+
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.model.EtcdDefaults;
+import cloud.gardener.druid.operator.model.EtcdNames;
+import cloud.gardener.druid.operator.model.LeaseBuilder;
+import cloud.gardener.druid.operator.model.MemberPodBuilder;
+import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.observe.MemberObservation;
+import cloud.gardener.druid.operator.rollout.RolloutAction;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/** Carries out one {@link RolloutAction} against the API server and the agents. */
+public final class RolloutExecutor {
+
+  private final KubernetesClient client;
+  private final AgentClient agents;
+  private final OperatorSettings settings;
+  private final EventRecorder events;
+
+  public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
+      EventRecorder events) {
+    this.client = client;
+    this.agents = agents;
+    this.settings = settings;
+    this.events = events;
+  }
+
+  public void execute(ClusterSnapshot s, RolloutAction action) {
+    Etcd etcd = s.etcd();
+    if (action instanceof RolloutAction.CreateVolumes v) {
+      v.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
+    } else if (action instanceof RolloutAction.CreatePods p) {
+      p.ordinals().forEach(i -> create(MemberPodBuilder.build(etcd, settings, i)));
+      events.normal(etcd, "MembersCreated", action.describe());
+    } else if (action instanceof RolloutAction.RestartMember r) {
+      events.normal(etcd, "MemberUpdating", action.describe());
+      client.pods().inNamespace(ns(etcd)).withName(r.name()).delete();
+    } else if (action instanceof RolloutAction.MoveLeader m) {
+      agents.moveLeader(endpoint(s, m.fromOrdinal()), m.toMemberId());
+      events.normal(etcd, "LeadershipMoved", action.describe());
+    } else if (action instanceof RolloutAction.PromoteLearner p) {
+      agents.promote(endpoint(s, p.ordinal()), p.memberId());
+      events.normal(etcd, "MemberPromoted", action.describe());
+    } else if (action instanceof RolloutAction.RemoveMember r) {
+      agents.removeMember(endpoint(s, r.viaOrdinal()), r.memberId());
+      events.normal(etcd, "MemberRemoved", action.describe());
+    } else if (action instanceof RolloutAction.DeleteSurplusMember d) {
+      deleteSurplus(etcd, d);
+    }
+  }
+
+  private void deleteSurplus(Etcd etcd, RolloutAction.DeleteSurplusMember d) {
+    EtcdNames names = EtcdNames.of(etcd);
+    client.pods().inNamespace(ns(etcd)).withName(d.name()).delete();
+    client.persistentVolumeClaims().inNamespace(ns(etcd)).withName(names.pvc(d.ordinal())).delete();
+    client.resource(LeaseBuilder.member(etcd, d.ordinal())).delete();
+    events.normal(etcd, "MemberDeleted", d.describe());
+  }
+
+  private AgentEndpoint endpoint(ClusterSnapshot s, int ordinal) {
+    MemberObservation m = s.members().get(ordinal);
+    Pod pod = m.pod().orElseThrow(() -> new AgentClient.AgentException(m.name() + " has no pod"));
+    return AgentEndpoint.of(pod, EtcdDefaults.agentPort(s.etcd()), EtcdDefaults.agentTls(s.etcd()))
+        .orElseThrow(() -> new AgentClient.AgentException(m.name() + " has no pod IP yet"));
+  }
+
+  private void apply(io.fabric8.kubernetes.api.model.HasMetadata object) {
+    client.resource(object).fieldManager("etcd-druid").forceConflicts().serverSideApply();
+  }
+
+  private void create(Pod pod) {
+    try {
+      client.resource(pod).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+  }
+
+  private static String ns(Etcd etcd) {
+    return etcd.getMetadata().getNamespace();
+  }
+}

@@ -1,0 +1,113 @@
+package cloud.gardener.druid.operator.etcd;
+
+import cloud.gardener.druid.api.types.CronSchedule;
+import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.types.Quantities;
+import cloud.gardener.druid.api.v1alpha1.BackupSpec;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
+import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Checks a spec before anything is changed for it: values the schema cannot fully check
+ * (cron ranges, objects that predate the schema) and referenced Secrets that must exist. A
+ * problem stops the spec reconcile, so the cluster keeps running its previous spec.
+ */
+public final class SpecValidation {
+
+  /** A problem with a stable error code. */
+  public record Problem(String code, String description) {
+  }
+
+  private final KubernetesClient client;
+
+  public SpecValidation(KubernetesClient client) {
+    this.client = client;
+  }
+
+  public List<Problem> validate(Etcd etcd) {
+    List<Problem> problems = new ArrayList<>(syntax(etcd));
+    secrets(etcd).forEach((field, name) -> {
+      Secret s = client.secrets().inNamespace(etcd.getMetadata().getNamespace()).withName(name).get();
+      if (s == null) {
+        problems.add(new Problem("ERR_SECRET_NOT_FOUND",
+            field + " references secret " + name + ", which does not exist"));
+      }
+    });
+    return problems;
+  }
+
+  /** Problems visible in the spec alone. */
+  public static List<Problem> syntax(Etcd etcd) {
+    List<Problem> p = new ArrayList<>();
+    EtcdConfig ec = etcd.getSpec().getEtcd();
+    BackupSpec b = etcd.getSpec().getBackup();
+    if (ec != null) {
+      cron(p, "spec.etcd.defragmentationSchedule", ec.getDefragmentationSchedule());
+      duration(p, "spec.etcd.heartbeatDuration", ec.getHeartbeatDuration());
+      duration(p, "spec.etcd.etcdDefragTimeout", ec.getEtcdDefragTimeout());
+      Quantities.validate(ec.getQuota()).ifPresent(m -> p.add(invalid("spec.etcd.quota", m)));
+    }
+    if (b != null) {
+      cron(p, "spec.backup.fullSnapshotSchedule", b.getFullSnapshotSchedule());
+      duration(p, "spec.backup.deltaSnapshotPeriod", b.getDeltaSnapshotPeriod());
+      duration(p, "spec.backup.garbageCollectionPeriod", b.getGarbageCollectionPeriod());
+      Quantities.validate(b.getDeltaSnapshotMemoryLimit())
+          .ifPresent(m -> p.add(invalid("spec.backup.deltaSnapshotMemoryLimit", m)));
+    }
+    Quantities.validate(etcd.getSpec().getStorageCapacity())
+        .ifPresent(m -> p.add(invalid("spec.storageCapacity", m)));
+    return p;
+  }
+
+  /** Every Secret the spec references, by the field that references it. */
+  static Map<String, String> secrets(Etcd etcd) {
+    Map<String, String> refs = new LinkedHashMap<>();
+    EtcdConfig ec = etcd.getSpec().getEtcd();
+    if (ec != null) {
+      tls(refs, "spec.etcd.clientUrlTls", ec.getClientUrlTls());
+      tls(refs, "spec.etcd.peerUrlTls", ec.getPeerUrlTls());
+    }
+    BackupSpec b = etcd.getSpec().getBackup();
+    if (b != null) {
+      tls(refs, "spec.backup.tls", b.getTls());
+      Optional.ofNullable(b.getStore()).map(s -> s.getSecretRef())
+          .ifPresent(r -> refs.put("spec.backup.store.secretRef", r.getName()));
+    }
+    return refs;
+  }
+
+  private static void tls(Map<String, String> refs, String field, TLSConfig tls) {
+    if (tls == null) {
+      return;
+    }
+    refs.put(field + ".tlsCASecretRef", tls.getTlsCASecretRef().getName());
+    refs.put(field + ".serverTLSSecretRef", tls.getServerTLSSecretRef().getName());
+    if (tls.getClientTLSSecretRef() != null) {
+      refs.put(field + ".clientTLSSecretRef", tls.getClientTLSSecretRef().getName());
+    }
+  }
+
+  private static void cron(List<Problem> p, String field, CronSchedule c) {
+    if (c != null) {
+      CronSchedule.validate(c.text()).ifPresent(m -> p.add(invalid(field, m)));
+    }
+  }
+
+  private static void duration(List<Problem> p, String field, GoDuration d) {
+    if (d != null) {
+      GoDuration.validate(d.text()).ifPresent(m -> p.add(invalid(field, m)));
+    }
+  }
+
+  private static Problem invalid(String field, String message) {
+    return new Problem("ERR_INVALID_SPEC", field + ": " + message);
+  }
+}

@@ -1,0 +1,40 @@
+package cloud.gardener.druid.operator.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.api.Annotations;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.operator.testing.Etcds;
+import java.util.HashMap;
+import org.junit.jupiter.api.Test;
+
+class SpecGateTest {
+
+  @Test
+  void suspendWinsOverEverything() {
+    Etcd etcd = annotated(Annotations.SUSPEND_SPEC_RECONCILE, "true");
+    etcd.getMetadata().getAnnotations().put(Annotations.OPERATION, "reconcile");
+    assertThat(SpecGate.decide(etcd, true).reconcileSpec()).isFalse();
+  }
+
+  @Test
+  void withoutAutoReconcileOnlyNewOrAnnotatedEtcdsAreReconciled() {
+    Etcd etcd = Etcds.etcd("e", 1);
+    assertThat(SpecGate.decide(etcd, false).reconcileSpec()).isTrue();
+    EtcdStatus status = new EtcdStatus();
+    status.setObservedGeneration(1L);
+    etcd.setStatus(status);
+    assertThat(SpecGate.decide(etcd, false).reconcileSpec()).isFalse();
+    etcd.getMetadata().setAnnotations(new HashMap<>());
+    etcd.getMetadata().getAnnotations().put(Annotations.LEGACY_OPERATION, "reconcile");
+    assertThat(SpecGate.decide(etcd, false).reconcileSpec()).isTrue();
+  }
+
+  private static Etcd annotated(String key, String value) {
+    Etcd etcd = Etcds.etcd("e", 1);
+    etcd.getMetadata().setAnnotations(new HashMap<>());
+    etcd.getMetadata().getAnnotations().put(key, value);
+    return etcd;
+  }
+}

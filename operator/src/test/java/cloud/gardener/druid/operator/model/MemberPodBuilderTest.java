@@ -1,0 +1,104 @@
+package cloud.gardener.druid.operator.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
+import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
+import cloud.gardener.druid.operator.testing.Etcds;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretReference;
+import org.junit.jupiter.api.Test;
+
+class MemberPodBuilderTest {
+
+  final OperatorSettings settings = OperatorSettings.defaults();
+
+  @Test
+  void memberPodHasStableIdentityAndItsOwnVolume() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    Pod pod = MemberPodBuilder.build(etcd, settings, 2);
+    assertThat(pod.getMetadata().getName()).isEqualTo("etcd-main-2");
+    assertThat(pod.getSpec().getHostname()).isEqualTo("etcd-main-2");
+    assertThat(pod.getSpec().getSubdomain()).isEqualTo("etcd-main-peer");
+    assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getPersistentVolumeClaim() != null)
+        .singleElement().satisfies(v ->
+            assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("etcd-main-etcd-main-2"));
+    assertThat(pod.getMetadata().getLabels())
+        .containsEntry("app", "etcd-main")
+        .containsEntry(Labels.MEMBER_ORDINAL, "2")
+        .containsEntry(Labels.MEMBER_REVISION, MemberPodBuilder.revision(etcd, settings));
+    assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getController()).isTrue());
+    assertThat(pod.getSpec().getContainers().get(0).getArgs()).first().isEqualTo("agent");
+  }
+
+  @Test
+  void everyMemberCarriesTheSameRevision() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getMetadata().getLabels().get(Labels.MEMBER_REVISION))
+        .isEqualTo(MemberPodBuilder.build(etcd, settings, 2).getMetadata().getLabels().get(Labels.MEMBER_REVISION));
+  }
+
+  @Test
+  void revisionChangesWithThePodSpecButNotWithScaleOrVolume() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    String base = MemberPodBuilder.revision(etcd, settings);
+
+    etcd.getSpec().setReplicas(5);
+    etcd.getSpec().setStorageCapacity(new Quantity("50Gi"));
+    assertThat(MemberPodBuilder.revision(etcd, settings)).isEqualTo(base);
+
+    etcd.getSpec().getEtcd().setHeartbeatDuration(GoDuration.parse("5s"));
+    String configChanged = MemberPodBuilder.revision(etcd, settings);
+    assertThat(configChanged).isNotEqualTo(base);
+
+    etcd.getSpec().getLabels();
+    etcd.getSpec().setLabels(java.util.Map.of("app", "e", "tier", "x"));
+    assertThat(MemberPodBuilder.revision(etcd, settings)).isNotEqualTo(configChanged);
+  }
+
+  @Test
+  void peerTlsMountsItsSecretsAndSwitchesThePeerScheme() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    String plain = MemberPodBuilder.revision(etcd, settings);
+    PeerTLSConfig tls = new PeerTLSConfig();
+    KeyedSecretReference ca = new KeyedSecretReference();
+    ca.setName("peer-ca");
+    tls.setTlsCASecretRef(ca);
+    SecretReference server = new SecretReference();
+    server.setName("peer-server");
+    tls.setServerTLSSecretRef(server);
+    etcd.getSpec().getEtcd().setPeerUrlTls(tls);
+
+    Pod pod = MemberPodBuilder.build(etcd, settings, 0);
+    assertThat(pod.getSpec().getVolumes()).extracting(v -> v.getSecret() == null ? null : v.getSecret().getSecretName())
+        .contains("peer-ca", "peer-server");
+    assertThat(MemberPodBuilder.revision(etcd, settings)).isNotEqualTo(plain);
+    assertThat(EtcdConfigMapBuilder.build(etcd).getData().get(MemberLayout.CONFIG_KEY))
+        .contains("https://e-0.e-peer.ns.svc:2380", "peer-transport-security");
+  }
+
+  @Test
+  void volumesFollowUpstreamNamesAndCarryTheirRevision() {
+    Etcd etcd = Etcds.etcd("etcd-main", 1);
+    etcd.getSpec().setVolumeClaimTemplate("main-etcd");
+    var pvc = MemberVolumeBuilder.build(etcd, 0);
+    assertThat(pvc.getMetadata().getName()).isEqualTo("main-etcd-etcd-main-0");
+    assertThat(pvc.getSpec().getStorageClassName()).isEqualTo("standard");
+    assertThat(pvc.getSpec().getResources().getRequests().get("storage")).isEqualTo(new Quantity("16Gi"));
+    String before = MemberVolumeBuilder.revision(etcd);
+    etcd.getSpec().setStorageClass("encrypted");
+    assertThat(MemberVolumeBuilder.revision(etcd)).isNotEqualTo(before);
+  }
+
+  @Test
+  void disruptionBudgetKeepsQuorum() {
+    assertThat(DisruptionBudgetBuilder.minAvailable(1)).isZero();
+    assertThat(DisruptionBudgetBuilder.minAvailable(3)).isEqualTo(2);
+    assertThat(DisruptionBudgetBuilder.minAvailable(5)).isEqualTo(3);
+  }
+}

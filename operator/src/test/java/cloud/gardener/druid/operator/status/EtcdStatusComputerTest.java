@@ -1,0 +1,114 @@
+package cloud.gardener.druid.operator.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Condition;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.LastOperation;
+import cloud.gardener.druid.operator.testing.Etcds;
+import cloud.gardener.druid.operator.testing.FakeCluster;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+class EtcdStatusComputerTest {
+
+  @Test
+  void completeOnlyWhenEveryMemberIsUpdatedAndReady() {
+    FakeCluster c = cluster(3, "new");
+    assertThat(complete(c)).isTrue();
+
+    c.members.get(1).podRevision = "old";
+    assertThat(complete(c)).isFalse();
+
+    c.members.get(1).podRevision = "new";
+    c.members.get(1).ready = false;
+    assertThat(complete(c)).isFalse();
+
+    c.members.get(1).ready = true;
+    c.members.get(1).terminating = true;
+    assertThat(complete(c)).isFalse();
+  }
+
+  @Test
+  void aSurplusMemberKeepsTheRolloutIncomplete() {
+    FakeCluster c = cluster(3, "new");
+    c.add(3, "new");
+    assertThat(complete(c)).isFalse();
+  }
+
+  /** The rollout invariant over random worlds: complete implies no outdated or unready pod. */
+  @RepeatedTest(200)
+  void neverCompleteWhileAPodIsOutdatedOrNotReady() {
+    Random r = new Random();
+    int replicas = 1 + r.nextInt(5);
+    FakeCluster c = cluster(replicas, "new");
+    for (FakeCluster.Member m : c.members.values()) {
+      m.podRevision = r.nextInt(4) == 0 ? "old" : "new";
+      m.ready = r.nextInt(4) != 0;
+      m.podExists = r.nextInt(8) != 0;
+      m.terminating = r.nextInt(8) == 0;
+    }
+    boolean allGood = c.members.values().stream().allMatch(m -> m.podExists && m.ready
+        && !m.terminating && "new".equals(m.podRevision));
+    assertThat(complete(c)).isEqualTo(allGood);
+  }
+
+  @Test
+  void unchangedWorldGivesAnIdenticalStatus() {
+    FakeCluster c = cluster(3, "new");
+    EtcdStatus first = EtcdStatusComputer.compute(c.snapshot(), null, Optional.of(1L), succeeded(), List.of());
+    EtcdStatus second = EtcdStatusComputer.compute(c.snapshot(), first, Optional.of(1L), succeeded(), List.of());
+    assertThat(StatusWriter.same(first, second)).isTrue();
+  }
+
+  @Test
+  void readyNeedsAQuorumOfTheVotingMembers() {
+    FakeCluster c = cluster(3, "new");
+    c.members.get(0).ready = false;
+    c.members.get(1).ready = false;
+    EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), null, Optional.of(1L), succeeded(), List.of());
+    assertThat(condition(s, ConditionTypes.READY).getStatus()).isEqualTo("False");
+    assertThat(condition(s, ConditionTypes.READY).getReason()).isEqualTo("QuorumLost");
+  }
+
+  @Test
+  void keepsObservedGenerationWhenTheSpecWasNotReconciled() {
+    FakeCluster c = cluster(3, "new");
+    EtcdStatus prev = EtcdStatusComputer.compute(c.snapshot(), null, Optional.of(1L), succeeded(), List.of());
+    c.etcd.getMetadata().setGeneration(2L);
+    EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), prev, Optional.empty(), succeeded(), List.of());
+    assertThat(next.getObservedGeneration()).isEqualTo(1L);
+  }
+
+  private static FakeCluster cluster(int replicas, String revision) {
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", replicas));
+    for (int i = 0; i < replicas; i++) {
+      c.add(i, revision);
+    }
+    c.members.get(0).role = "Leader";
+    return c;
+  }
+
+  private static boolean complete(FakeCluster c) {
+    Etcd etcd = c.etcd;
+    etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), null,
+        Optional.of(etcd.getMetadata().getGeneration()), succeeded(), List.of()));
+    return RolloutCompletion.isComplete(etcd);
+  }
+
+  private static LastOperation succeeded() {
+    LastOperation op = new LastOperation();
+    op.setState("Succeeded");
+    return op;
+  }
+
+  private static Condition condition(EtcdStatus s, String type) {
+    return s.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+  }
+}

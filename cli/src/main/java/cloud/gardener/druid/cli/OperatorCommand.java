@@ -1,6 +1,12 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.api.Crds;
+import cloud.gardener.druid.operator.EtcdOperator;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,15 +45,39 @@ final class OperatorCommand implements Callable<Integer> {
   String leaderElectionNamespace;
 
   @Option(names = "--image", paramLabel = "IMAGE",
-      description = "Image of member pods when the Etcd names none (runs 'druid agent').")
+      description = "Image of member pods when the Etcd names none (runs 'druid agent');"
+          + " default: " + OperatorSettings.DEFAULT_IMAGE + ".")
   String image;
 
-  @Option(names = "--health-port", defaultValue = "8081",
-      description = "Port of /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE}).")
-  int healthPort;
+  @Option(names = "--local-store-root", paramLabel = "DIR",
+      defaultValue = OperatorSettings.DEFAULT_LOCAL_STORE_ROOT,
+      description = "Host directory of Local backup stores (default: ${DEFAULT-VALUE}).")
+  String localStoreRoot;
+
+  @Option(names = "--install-crds", negatable = true, defaultValue = "false",
+      description = "Apply the druid CRDs at start (default: ${DEFAULT-VALUE}); production"
+          + " installs them with the Helm chart.")
+  boolean installCrds;
 
   @Override
-  public Integer call() {
-    throw new UserError("the operator is not part of this build yet", 3);
+  public Integer call() throws InterruptedException {
+    KubernetesClient client = KubeClients.create(kubeconfig);
+    if (installCrds) {
+      Crds.all().forEach(crd -> client.resource(crd).fieldManager("etcd-druid").forceConflicts()
+          .serverSideApply());
+    }
+    OperatorSettings settings = new OperatorSettings(
+        image == null ? OperatorSettings.DEFAULT_IMAGE : image, localStoreRoot);
+    EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
+        Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      operator.close();
+      client.close();
+      stopped.countDown();
+    }, "operator-shutdown"));
+    operator.start();
+    stopped.await();
+    return 0;
   }
 }

@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +18,8 @@ public final class EventRecorder {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   private static final String COMPONENT = "etcd-druid";
+  private static final DateTimeFormatter MICRO_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
   private final KubernetesClient client;
 
@@ -33,7 +38,8 @@ public final class EventRecorder {
   private void record(Etcd etcd, String type, String reason, String message) {
     LOG.info("{}/{}: {} {}", etcd.getMetadata().getNamespace(), etcd.getMetadata().getName(),
         reason, message);
-    String now = Instant.now().toString();
+    Instant instant = Instant.now();
+    String now = instant.truncatedTo(ChronoUnit.SECONDS).toString();
     try {
       client.v1().events().inNamespace(etcd.getMetadata().getNamespace()).resource(new EventBuilder()
           .withNewMetadata()
@@ -47,7 +53,7 @@ public final class EventRecorder {
           .endInvolvedObject()
           .withType(type).withReason(reason).withMessage(message)
           .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-          .withEventTime(new MicroTime(now))
+          .withEventTime(new MicroTime(MICRO_TIME.format(instant)))
           .withReportingComponent(COMPONENT).withReportingInstance(COMPONENT)
           .withAction(reason)
           .withNewSource().withComponent(COMPONENT).endSource()

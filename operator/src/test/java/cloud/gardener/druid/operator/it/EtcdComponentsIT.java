@@ -1,0 +1,131 @@
+package cloud.gardener.druid.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
+import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
+import cloud.gardener.druid.operator.model.MemberPodBuilder;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.junit.LocalKubernetes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import io.fabric8.kubernetes.api.model.SecretReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator on a real API server: every managed object is created for an Etcd with the
+ * upstream names, status is written by the operator, invalid specs leave the cluster alone,
+ * and deletion removes everything.
+ */
+@LocalKubernetes
+class EtcdComponentsIT {
+
+  static OperatorHarness operator;
+
+  @BeforeAll
+  static void startOperator(LocalCluster cluster, TestNamespace ns) throws Exception {
+    operator = OperatorHarness.start(cluster, ns.name(), true);
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @Test
+  void createsEveryComponentAndMemberWithUpstreamNamesAndDeletesThemWithTheEtcd(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
+    etcd.getMetadata().setName("main");
+    client.resource(etcd).create();
+
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+      assertThat(client.serviceAccounts().withName("main").get()).isNotNull();
+      assertThat(client.rbac().roles().withName("druid.gardener.cloud:etcd:main").get()).isNotNull();
+      assertThat(client.rbac().roleBindings().withName("druid.gardener.cloud:etcd:main").get()).isNotNull();
+      assertThat(client.services().withName("main-client").get()).isNotNull();
+      assertThat(client.services().withName("main-peer").get().getSpec().getClusterIP()).isEqualTo("None");
+      assertThat(client.configMaps().withName("main-config").get().getData()).containsKey("etcd.conf.yaml");
+      assertThat(client.policy().v1().podDisruptionBudget().withName("main").get()
+          .getSpec().getMinAvailable().getIntVal()).isEqualTo(2);
+      assertThat(client.leases().list().getItems()).extracting(l -> l.getMetadata().getName())
+          .contains("main-0", "main-1", "main-2", "main-full-snap", "main-delta-snap");
+      assertThat(client.persistentVolumeClaims().list().getItems())
+          .extracting(p -> p.getMetadata().getName())
+          .containsExactlyInAnyOrder("main-main-0", "main-main-1", "main-main-2");
+      assertThat(client.pods().list().getItems()).extracting(p -> p.getMetadata().getName())
+          .containsExactlyInAnyOrder("main-0", "main-1", "main-2");
+    });
+
+    Etcd created = client.resources(Etcd.class).withName("main").get();
+    String revision = MemberPodBuilder.revision(created, new OperatorSettings(
+        OperatorSettings.DEFAULT_IMAGE, operator.localStoreRoot().toString()));
+    assertThat(client.pods().list().getItems())
+        .allSatisfy(p -> assertThat(p.getMetadata().getLabels()).containsEntry(Labels.MEMBER_REVISION, revision));
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      Etcd e = client.resources(Etcd.class).withName("main").get();
+      assertThat(e.getStatus()).isNotNull();
+      assertThat(e.getStatus().getObservedGeneration()).isEqualTo(1L);
+      assertThat(e.getStatus().getMembers()).hasSize(3);
+      assertThat(e.getStatus().getSelector()).contains("app.kubernetes.io/part-of=main");
+      assertThat(e.getMetadata().getFinalizers()).contains("druid.gardener.cloud/etcd-druid");
+    });
+
+    client.resources(Etcd.class).withName("main").delete();
+    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+      assertThat(client.resources(Etcd.class).withName("main").get()).isNull();
+      assertThat(client.pods().list().getItems()).isEmpty();
+      assertThat(client.persistentVolumeClaims().list().getItems()).isEmpty();
+      assertThat(client.services().list().getItems()).isEmpty();
+      assertThat(client.configMaps().withName("main-config").get()).isNull();
+    });
+  }
+
+  @Test
+  void aMissingTlsSecretIsReportedAndNothingIsRolledOut(KubernetesClient client, TestNamespace ns)
+      throws Exception {
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
+    etcd.getMetadata().setName("tls");
+    PeerTLSConfig tls = new PeerTLSConfig();
+    KeyedSecretReference ca = new KeyedSecretReference();
+    ca.setName("missing-ca");
+    tls.setTlsCASecretRef(ca);
+    SecretReference server = new SecretReference();
+    server.setName("missing-server");
+    tls.setServerTLSSecretRef(server);
+    etcd.getSpec().getEtcd().setPeerUrlTls(tls);
+    client.resource(etcd).create();
+
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      Etcd e = client.resources(Etcd.class).withName("tls").get();
+      assertThat(e.getStatus()).isNotNull();
+      assertThat(e.getStatus().getLastErrors()).anySatisfy(err -> {
+        assertThat(err.getCode()).isEqualTo("ERR_SECRET_NOT_FOUND");
+        assertThat(err.getDescription()).contains("spec.etcd.peerUrlTls.tlsCASecretRef", "missing-ca");
+      });
+      assertThat(e.getStatus().getLastOperation().getState()).isEqualTo("Error");
+      assertThat(e.getStatus().getObservedGeneration()).isNull();
+    });
+    assertThat(client.pods().withName("tls-0").get()).isNull();
+    client.resources(Etcd.class).withName("tls").delete();
+  }
+
+  static Etcd load(String example, String namespace) throws Exception {
+    Path file = Path.of(System.getProperty("druid.repoRoot", ".."), "examples", example);
+    Etcd etcd = Serialization.unmarshal(Files.readString(file), Etcd.class);
+    etcd.getMetadata().setNamespace(namespace);
+    return etcd;
+  }
+}

@@ -1,0 +1,59 @@
+package cloud.gardener.druid.operator.it;
+
+import cloud.gardener.druid.api.Crds;
+import cloud.gardener.druid.operator.EtcdOperator;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.testenv.LocalCluster;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/** Installs the CRDs and runs the operator in the test JVM for one namespace. */
+public final class OperatorHarness implements AutoCloseable {
+
+  private final KubernetesClient client;
+  private final EtcdOperator operator;
+  private final Path localStoreRoot;
+
+  private OperatorHarness(KubernetesClient client, EtcdOperator operator, Path localStoreRoot) {
+    this.client = client;
+    this.operator = operator;
+    this.localStoreRoot = localStoreRoot;
+  }
+
+  public static OperatorHarness start(LocalCluster cluster, String namespace, boolean autoReconcile)
+      throws java.io.IOException {
+    KubernetesClient client = cluster.newClient(null);
+    installCrds(client);
+    Path stores = Files.createDirectories(cluster.workDir().resolve("stores").resolve(namespace));
+    EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(Set.of(namespace),
+        autoReconcile, false, null,
+        new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())));
+    operator.start();
+    return new OperatorHarness(client, operator, stores);
+  }
+
+  static synchronized void installCrds(KubernetesClient client) {
+    for (CustomResourceDefinition crd : Crds.all()) {
+      client.resource(crd).fieldManager("etcd-druid-tests").forceConflicts().serverSideApply();
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(c -> c != null && c.getStatus() != null
+              && c.getStatus().getConditions().stream().anyMatch(
+                  x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+              60, TimeUnit.SECONDS);
+    }
+  }
+
+  public Path localStoreRoot() {
+    return localStoreRoot;
+  }
+
+  @Override
+  public void close() {
+    operator.close();
+    client.close();
+  }
+}

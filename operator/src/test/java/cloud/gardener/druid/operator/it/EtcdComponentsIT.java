@@ -51,7 +51,7 @@ class EtcdComponentsIT {
     etcd.getMetadata().setName("main");
     client.resource(etcd).create();
 
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+    await().ignoreExceptions().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
       assertThat(client.serviceAccounts().withName("main").get()).isNotNull();
       assertThat(client.rbac().roles().withName("druid.gardener.cloud:etcd:main").get()).isNotNull();
       assertThat(client.rbac().roleBindings().withName("druid.gardener.cloud:etcd:main").get()).isNotNull();
@@ -74,7 +74,7 @@ class EtcdComponentsIT {
         OperatorSettings.DEFAULT_IMAGE, operator.localStoreRoot().toString()));
     assertThat(client.pods().list().getItems())
         .allSatisfy(p -> assertThat(p.getMetadata().getLabels()).containsEntry(Labels.MEMBER_REVISION, revision));
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+    await().ignoreExceptions().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       Etcd e = client.resources(Etcd.class).withName("main").get();
       assertThat(e.getStatus()).isNotNull();
       assertThat(e.getStatus().getObservedGeneration()).isEqualTo(1L);
@@ -84,7 +84,7 @@ class EtcdComponentsIT {
     });
 
     client.resources(Etcd.class).withName("main").delete();
-    await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+    await().ignoreExceptions().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
       assertThat(client.resources(Etcd.class).withName("main").get()).isNull();
       assertThat(client.pods().list().getItems()).isEmpty();
       assertThat(client.persistentVolumeClaims().list().getItems()).isEmpty();
@@ -108,7 +108,7 @@ class EtcdComponentsIT {
     etcd.getSpec().getEtcd().setPeerUrlTls(tls);
     client.resource(etcd).create();
 
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+    await().ignoreExceptions().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       Etcd e = client.resources(Etcd.class).withName("tls").get();
       assertThat(e.getStatus()).isNotNull();
       assertThat(e.getStatus().getLastErrors()).anySatisfy(err -> {

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,6 +27,13 @@ final class CtlStatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw new UserError("'ctl status' is not part of this build yet", 3);
+    try (KubernetesClient client = KubeClients.create(kubeconfig)) {
+      Etcd etcd = client.resources(Etcd.class).inNamespace(namespace).withName(name).get();
+      if (etcd == null) {
+        throw new UserError("etcd " + namespace + "/" + name + " not found");
+      }
+      System.out.print(EtcdStatusReport.render(etcd));
+      return 0;
+    }
   }
 }

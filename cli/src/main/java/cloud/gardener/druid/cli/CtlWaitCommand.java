@@ -1,6 +1,11 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,8 +41,30 @@ final class CtlWaitCommand implements Callable<Integer> {
 
   enum What { rollout }
 
+  static final int EXIT_TIMEOUT = 2;
+
   @Override
   public Integer call() {
-    throw new UserError("'ctl wait' is not part of this build yet", 3);
+    try (KubernetesClient client = KubeClients.create(kubeconfig)) {
+      var resource = client.resources(Etcd.class).inNamespace(namespace).withName(name);
+      if (resource.get() == null) {
+        throw new UserError("etcd " + namespace + "/" + name + " not found");
+      }
+      try {
+        Etcd done = resource.waitUntilCondition(
+            e -> e != null && RolloutCompletion.isComplete(e), timeout.toMillis(),
+            TimeUnit.MILLISECONDS);
+        System.out.println("etcd " + namespace + "/" + name + ": rollout of generation "
+            + done.getMetadata().getGeneration() + " is complete");
+        return 0;
+      } catch (KubernetesClientTimeoutException e) {
+        Etcd last = resource.get();
+        System.err.println("druid ctl wait: timed out after " + timeout + "; rollout of "
+            + namespace + "/" + name + " is not complete: "
+            + (last == null ? "the Etcd is gone" : String.join("; ",
+                RolloutCompletion.pendingReasons(last))));
+        return EXIT_TIMEOUT;
+      }
+    }
   }
 }

@@ -1,0 +1,91 @@
+package cloud.gardener.druid.cli;
+
+import cloud.gardener.druid.api.Annotations;
+import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Condition;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** The text of {@code druid ctl status}: rollout, members, conditions, pending volume changes. */
+final class EtcdStatusReport {
+
+  private EtcdStatusReport() {
+  }
+
+  static String render(Etcd etcd) {
+    StringBuilder out = new StringBuilder();
+    EtcdStatus s = etcd.getStatus() == null ? new EtcdStatus() : etcd.getStatus();
+    out.append("Etcd ").append(etcd.getMetadata().getNamespace()).append('/')
+        .append(etcd.getMetadata().getName()).append("  generation ")
+        .append(etcd.getMetadata().getGeneration()).append(", observed ")
+        .append(s.getObservedGeneration()).append(", replicas ")
+        .append(etcd.getSpec().getReplicas()).append('\n');
+    List<String> pending = RolloutCompletion.pendingReasons(etcd);
+    out.append("Rollout: ").append(pending.isEmpty() ? "complete" : "in progress - "
+        + String.join("; ", pending)).append("\n\n");
+
+    List<List<String>> members = new ArrayList<>();
+    members.add(List.of("MEMBER", "ID", "ROLE", "STATUS", "REVISION", "VOLUME", "UPDATED"));
+    for (EtcdMemberStatus m : s.getMembers() == null ? List.<EtcdMemberStatus>of() : s.getMembers()) {
+      members.add(List.of(text(m.getName()), text(m.getId()), text(m.getRole()), text(m.getStatus()),
+          text(m.getMemberRevision()), text(m.getVolumeRevision()), text(m.getUpdated())));
+    }
+    out.append(table(members)).append('\n');
+
+    List<List<String>> conditions = new ArrayList<>();
+    conditions.add(List.of("CONDITION", "STATUS", "REASON", "MESSAGE"));
+    for (Condition c : s.getConditions() == null ? List.<Condition>of() : s.getConditions()) {
+      conditions.add(List.of(text(c.getType()), text(c.getStatus()), text(c.getReason()),
+          text(c.getMessage())));
+    }
+    out.append(table(conditions));
+    volumeHint(etcd, s).ifPresent(h -> out.append('\n').append(h).append('\n'));
+    if (s.getLastErrors() != null && !s.getLastErrors().isEmpty()) {
+      out.append("\nLast errors:\n");
+      s.getLastErrors().forEach(e -> out.append("  ").append(e.getCode()).append(": ")
+          .append(e.getDescription()).append('\n'));
+    }
+    return out.toString();
+  }
+
+  private static java.util.Optional<String> volumeHint(Etcd etcd, EtcdStatus s) {
+    if (s.getConditions() == null) {
+      return java.util.Optional.empty();
+    }
+    return s.getConditions().stream()
+        .filter(c -> ConditionTypes.VOLUMES_UP_TO_DATE.equals(c.getType()))
+        .filter(c -> "AwaitingConfirmation".equals(c.getReason()))
+        .findFirst()
+        .map(c -> "Pending volume change: " + c.getMessage() + "\nConfirm it with:\n  kubectl -n "
+            + etcd.getMetadata().getNamespace() + " annotate etcd " + etcd.getMetadata().getName()
+            + " " + Annotations.CONFIRM_VOLUME_REPLACEMENT + "=" + etcd.getMetadata().getGeneration()
+            + " --overwrite");
+  }
+
+  private static String text(Object o) {
+    return o == null ? "-" : Objects.toString(o);
+  }
+
+  static String table(List<List<String>> rows) {
+    int cols = rows.get(0).size();
+    int[] width = new int[cols];
+    rows.forEach(r -> {
+      for (int i = 0; i < cols; i++) {
+        width[i] = Math.max(width[i], r.get(i).length());
+      }
+    });
+    StringBuilder sb = new StringBuilder();
+    for (List<String> r : rows) {
+      for (int i = 0; i < cols; i++) {
+        sb.append(i == cols - 1 ? r.get(i) : String.format("%-" + (width[i] + 2) + "s", r.get(i)));
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+}

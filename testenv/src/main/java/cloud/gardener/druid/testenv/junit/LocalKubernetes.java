@@ -10,7 +10,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Runs a test class against the JVM's shared local Kubernetes (started on first use, stopped
  * when the JVM's tests end) in a fresh namespace of its own, deleted afterwards. Test and
  * lifecycle methods may take a {@code KubernetesClient} (bound to that namespace), a
- * {@link cloud.gardener.druid.testenv.LocalCluster} and a {@link TestNamespace}.
+ * {@link cloud.gardener.druid.testenv.LocalCluster} and a {@link TestNamespace}. After the
+ * class, it fails if any process of the cluster (control plane or pod) had a socket on a
+ * non-loopback address at any sample so far (see
+ * {@link cloud.gardener.druid.testenv.process.ConnectionAudit}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.testenv.junit;
 
 import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.process.ConnectionAudit;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -45,11 +46,18 @@ public final class LocalKubernetesExtension implements BeforeAllCallback, AfterA
         cluster.newClient(name)));
   }
 
+  /** Deletes the namespace and fails the class if any process broke the loopback rule. */
   @Override
   public void afterAll(ExtensionContext context) {
     ClassScope scope = context.getStore(STORE).remove(ClassScope.class, ClassScope.class);
     if (scope != null) {
       scope.close();
+    }
+    ConnectionAudit audit = cluster(context).connectionAudit();
+    audit.sample();
+    if (!audit.violations().isEmpty()) {
+      throw new AssertionError("processes of the local cluster used non-loopback addresses: "
+          + audit.violations());
     }
   }
 

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -74,6 +75,11 @@ final class NodeRegistration implements AutoCloseable {
           .build());
       return n;
     });
+    // no node-lifecycle controller runs to lift the taint the API server puts on new nodes
+    client.nodes().withName(nodeName).edit(n -> {
+      n.getSpec().setTaints(List.of());
+      return n;
+    });
   }
 
   private void reportStatus() {
@@ -88,7 +94,7 @@ final class NodeRegistration implements AutoCloseable {
   }
 
   private static List<NodeCondition> conditions() {
-    String now = ZonedDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString();
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     return List.of(
         condition("Ready", "True", "KubeletReady", "node simulator is posting ready status", now),
         condition("MemoryPressure", "False", "KubeletHasSufficientMemory", "", now),

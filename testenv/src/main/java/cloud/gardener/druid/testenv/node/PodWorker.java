@@ -110,6 +110,11 @@ final class PodWorker implements Runnable {
         return true;
       } catch (PodVolumes.NotReady e) {
         reportWaiting(pod, "ContainerCreating", e.getMessage());
+      } catch (KubernetesClientException e) {
+        // e.g. a token request in a namespace being deleted: retried until the pod goes
+        LOG.debug("setting up pod {} failed, retrying: {}", key, e.getMessage());
+        containers.clear();
+        initContainers.clear();
       } catch (ConfigError e) {
         if (!e.getMessage().equals(waitingMessage)) {
           PodEvents.record(node.client(), pod, "Warning", "Failed", e.getMessage());

@@ -48,6 +48,9 @@ class PodLifecycleIT {
     client.pods().withName("web-0").waitUntilCondition(p -> p == null, 30,
         java.util.concurrent.TimeUnit.SECONDS);
     assertThat(TestPods.log(cluster, ns.name(), "web-0")).contains("got SIGTERM");
+    cluster.connectionAudit().sample();
+    assertThat(cluster.connectionAudit().socketsSeen()).isPositive();
+    assertThat(cluster.connectionAudit().violations()).isEmpty();
   }
 
   @Test

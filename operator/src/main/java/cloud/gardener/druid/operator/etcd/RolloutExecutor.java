@@ -51,9 +51,25 @@ public final class RolloutExecutor {
     } else if (action instanceof RolloutAction.RemoveMember r) {
       agents.removeMember(endpoint(s, r.viaOrdinal()), r.memberId());
       events.normal(etcd, "MemberRemoved", action.describe());
+    } else if (action instanceof RolloutAction.Hibernate h) {
+      hibernate(s, h);
     } else if (action instanceof RolloutAction.DeleteSurplusMember d) {
       deleteSurplus(etcd, d);
     }
+  }
+
+  private void hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {
+    Etcd etcd = s.etcd();
+    if (h.finalSnapshotVia().isPresent()) {
+      agents.fullSnapshot(endpoint(s, h.finalSnapshotVia().getAsInt()), true);
+      events.normal(etcd, "FinalSnapshotTaken", "final full snapshot taken before hibernation");
+    } else if (EtcdDefaults.hasStore(etcd)) {
+      events.warning(etcd, "NoFinalSnapshot", "no ready leader: hibernating without a final"
+          + " full snapshot; the newest backup is the last delta snapshot");
+    }
+    h.ordinals().forEach(i -> client.pods().inNamespace(ns(etcd))
+        .withName(s.members().get(i).name()).delete());
+    events.normal(etcd, "Hibernating", h.describe());
   }
 
   private void deleteSurplus(Etcd etcd, RolloutAction.DeleteSurplusMember d) {

@@ -44,6 +44,9 @@ public final class MemberRollout {
   }
 
   public RolloutAction next(ClusterSnapshot s) {
+    if (s.replicas() == 0) {
+      return hibernate(s);
+    }
     List<Integer> missingVolumes = s.wanted().stream().filter(m -> m.pvc().isEmpty())
         .map(MemberObservation::ordinal).toList();
     if (!missingVolumes.isEmpty()) {
@@ -54,6 +57,20 @@ public final class MemberRollout {
         .or(() -> scaleIn(s))
         .or(() -> update(s))
         .orElseGet(Done::new);
+  }
+
+  private RolloutAction hibernate(ClusterSnapshot s) {
+    List<Integer> running = s.members().stream().filter(m -> m.podExists() && !m.podTerminating())
+        .map(MemberObservation::ordinal).toList();
+    if (running.isEmpty()) {
+      return s.members().stream().anyMatch(MemberObservation::podExists)
+          ? new Wait("member pods to terminate") : new Done();
+    }
+    java.util.OptionalInt via = cloud.gardener.druid.operator.model.EtcdDefaults.hasStore(s.etcd())
+        ? s.leader().filter(MemberObservation::ready)
+            .map(m -> java.util.OptionalInt.of(m.ordinal())).orElse(java.util.OptionalInt.empty())
+        : java.util.OptionalInt.empty();
+    return new RolloutAction.Hibernate(running, via);
   }
 
   private Optional<RolloutAction> createPods(ClusterSnapshot s) {

@@ -56,6 +56,18 @@ public sealed interface RolloutAction {
     }
   }
 
+  /**
+   * Hibernation (replicas: 0): take a final full snapshot through the leader when there is a
+   * store and a leader, then delete every member pod (volumes stay unless asked otherwise).
+   */
+  record Hibernate(List<Integer> ordinals, java.util.OptionalInt finalSnapshotVia)
+      implements RolloutAction {
+    public String describe() {
+      return "hibernating: " + (finalSnapshotVia.isPresent() ? "final full snapshot, then " : "")
+          + "deleting pods of members " + ordinals;
+    }
+  }
+
   /** Scale-in: remove the member from the etcd membership first, through a remaining member. */
   record RemoveMember(int ordinal, String name, String memberId, int viaOrdinal)
       implements RolloutAction {

@@ -110,6 +110,16 @@ class MemberRolloutTest {
         .isEqualTo(new CreatePods(List.of(1, 2), "quorum is lost, starting every member"));
   }
 
+  @Test
+  void hibernationTakesAFinalSnapshotThroughTheLeaderThenStopsEveryMember() {
+    FakeCluster c = threeMembers("new", 1);
+    c.etcd.getSpec().setReplicas(0);
+    RolloutAction a = rollout.next(c.snapshot());
+    assertThat(a).isEqualTo(new RolloutAction.Hibernate(List.of(0, 1, 2), java.util.OptionalInt.of(1)));
+    c.members.clear();
+    assertThat(rollout.next(c.snapshot())).isInstanceOf(Done.class);
+  }
+
   private FakeCluster threeMembers(String revision, int leader) {
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
     for (int i = 0; i < 3; i++) {

@@ -59,7 +59,8 @@ class UpstreamFieldsTest {
       "status.members[].status", "status.members[].reason", "status.members[].lastTransitionTime",
       // additions (SPEC.md)
       "status.members[].memberRevision", "status.members[].volumeRevision",
-      "status.members[].updated", "spec.hibernation.deleteVolumes");
+      "status.members[].updated", "spec.hibernation.deleteVolumes",
+      "status.volumeOperation.phase", "status.volumeOperation.currentMember");
 
   static final List<String> OPS_TASK = List.of(
       "spec.config.onDemandSnapshot.type", "spec.config.onDemandSnapshot.isFinal",

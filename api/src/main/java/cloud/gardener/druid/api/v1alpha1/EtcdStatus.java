@@ -38,6 +38,9 @@ public class EtcdStatus {
 
   private List<EtcdMemberStatus> members;
 
+  @JsonPropertyDescription("Progress of a volume change (addition).")
+  private VolumeOperation volumeOperation;
+
   public Long getObservedGeneration() {
     return observedGeneration;
   }
@@ -124,5 +127,13 @@ public class EtcdStatus {
 
   public void setMembers(List<EtcdMemberStatus> members) {
     this.members = members;
+  }
+
+  public VolumeOperation getVolumeOperation() {
+    return volumeOperation;
+  }
+
+  public void setVolumeOperation(VolumeOperation volumeOperation) {
+    this.volumeOperation = volumeOperation;
   }
 }

@@ -49,6 +49,7 @@ public final class EtcdStatusComputer {
     next.setLastOperation(lastOperation);
     next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);
     next.setEtcd(prev.getEtcd());
+    next.setVolumeOperation(prev.getVolumeOperation());
     return next;
   }
 

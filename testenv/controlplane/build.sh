@@ -87,6 +87,9 @@ pkgs=(k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller
       go.etcd.io/etcd/server/v3 go.etcd.io/etcd/etcdctl/v3 go.etcd.io/etcd/etcdutl/v3)
 if ! go list -deps "${pkgs[@]}" >/dev/null 2>"$log"; then
   proxy=$(go env GOPROXY 2>/dev/null || echo '?')
+  if grep -q 'GOPROXY=off' "$log"; then
+    fail "Go module downloads are disabled (GOPROXY=off) and the sources for Kubernetes $kver / etcd $ever are not in the module cache; set GOPROXY and retry (details: $log)"
+  fi
   if grep -Eqi 'dial tcp|no such host|i/o timeout|connection refused|network is unreachable|TLS handshake|proxyconnect|Client.Timeout|connection reset|server misbehaving' "$log"; then
     fail "cannot reach the Go module proxy (GOPROXY=$proxy) to download Kubernetes $kver / etcd $ever sources; check the network or GOPROXY and retry (details: $log)"
   fi

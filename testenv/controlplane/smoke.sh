@@ -9,10 +9,21 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BIN=$(bash "$here/build.sh" | tail -n1)
 W=$(mktemp -d /tmp/druid-cp-smoke.XXXXXX)
 pids=()
+names=()
+stop() { # stop <pid> <name>: SIGTERM, up to 20 s, then SIGKILL
+  local p=$1 n=$2 i t0
+  kill -0 "$p" 2>/dev/null || return 0
+  t0=$(date +%s%N); kill -TERM "$p" 2>/dev/null || true
+  for i in $(seq 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+  if kill -0 "$p" 2>/dev/null; then kill -KILL "$p" 2>/dev/null || true; echo "smoke: $n ignored SIGTERM for 20s, killed" >&2
+  else echo "smoke: $n stopped $(since "$t0")s after SIGTERM" >&2; fi
+  wait "$p" 2>/dev/null || true
+}
 cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  # Reverse start order: with etcd gone first, kube-apiserver's graceful
+  # shutdown hangs (observed: > 10 min).
+  local i
+  for (( i=${#pids[@]}-1; i>=0; i-- )); do stop "${pids[$i]}" "${names[$i]}"; done
   if [ "${KEEP:-0}" = 1 ]; then echo "work dir kept: $W" >&2; else rm -rf "$W"; fi
 }
 trap cleanup EXIT
@@ -45,7 +56,7 @@ t0=$(date +%s%N)
   --unsafe-no-fsync=true \
   --log-level=warn \
   >"$W/etcd.log" 2>&1 &
-pids+=($!)
+pids+=($!) names+=(etcd)
 waitfor 30 "etcd health" "$BIN/etcdctl" --endpoints="http://127.0.0.1:$EC" endpoint health
 say "etcd healthy on 127.0.0.1:$EC after $(since "$t0")s"
 
@@ -68,14 +79,18 @@ t0=$(date +%s%N)
   --service-account-signing-key-file="$W/sa.key" \
   --service-cluster-ip-range=10.0.0.0/24 \
   --allow-privileged=true \
+  --endpoint-reconciler-type=none \
   >"$W/kube-apiserver.log" 2>&1 &
-pids+=($!)
+pids+=($!) names+=(kube-apiserver)
 API="https://127.0.0.1:$AP"
 waitfor 90 "kube-apiserver /readyz" curl -fsk -H "Authorization: Bearer $TOKEN" "$API/readyz"
 say "kube-apiserver ready on $API after $(since "$t0")s"
 curl -fsk -H "Authorization: Bearer $TOKEN" "$API/version" | grep '"gitVersion"' >&2
 K=(kubectl --server="$API" --token="$TOKEN" --insecure-skip-tls-verify=true)
 "${K[@]}" get ns >&2
+# --endpoint-reconciler-type=none: the Service still exists, without endpoints (a
+# loopback endpoint IP is rejected by validation and logged every 10 s otherwise).
+waitfor 30 "Service default/kubernetes" "${K[@]}" -n default get svc kubernetes
 
 # ---- kube-controller-manager ---------------------------------------------
 cat > "$W/kcm.kubeconfig" <<EOF
@@ -108,7 +123,7 @@ t0=$(date +%s%N)
   --secure-port="$KP" \
   --cert-dir="$W/kcm-certs" \
   >"$W/kube-controller-manager.log" 2>&1 &
-pids+=($!)
+pids+=($!) names+=(kube-controller-manager)
 waitfor 60 "kube-controller-manager /healthz" curl -fsk "https://127.0.0.1:$KP/healthz"
 say "kube-controller-manager healthy on 127.0.0.1:$KP after $(since "$t0")s"
 
@@ -157,4 +172,11 @@ gone() { ! "${K[@]}" get ns smoke >/dev/null 2>&1; }
 # after their grace period; give it time.
 waitfor 90 "namespace smoke deleted (namespace-controller)" gone
 "${K[@]}" delete pv smoke-pv --wait=true >&2
+# Every listening socket of the three processes must be on 127.0.0.1.
+for i in "${!pids[@]}"; do
+  socks=$(ss -Hltnp 2>/dev/null | grep "pid=${pids[$i]}," | awk '{print $4}' | sort -u | tr '\n' ' ')
+  say "${names[$i]} listens on: $socks"
+  for a in $socks; do case $a in 127.0.0.1:*) ;; *) say "FAIL: ${names[$i]} listens on $a"; exit 1;; esac; done
+done
+if grep -q "unable to sync kubernetes service" "$W/kube-apiserver.log"; then say "FAIL: endpoint reconciler errors"; exit 1; fi
 say "OK: etcd, kube-apiserver and kube-controller-manager work (binaries: $BIN)"

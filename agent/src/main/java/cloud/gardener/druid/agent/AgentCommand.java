@@ -1,7 +1,13 @@
 package cloud.gardener.druid.agent;
 
+import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.http.AgentHttpServer;
+import java.lang.ProcessBuilder.Redirect;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@code druid agent}: the per-member process (the role of etcd-backup-restore). */
 @Command(
@@ -11,12 +17,31 @@ import picocli.CommandLine.Command;
         "Run the member agent: initialises and validates the data directory, restores it "
             + "from the backup store when needed, supervises etcd, takes full and delta "
             + "snapshots and serves the agent HTTP API. Runs as the entry point of every member"
-            + " pod."})
+            + " pod.",
+        "Exit codes: 0 after SIGTERM, 2 when the data directory belongs to another Etcd, "
+            + "etcd's exit code (or 1) when etcd died."})
 public final class AgentCommand implements Callable<Integer> {
 
+  private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
+
+  @Mixin
+  AgentOptions options = new AgentOptions();
+
   @Override
-  public Integer call() {
-    System.err.println("druid agent: the agent is not part of this build yet");
-    return 3;
+  public Integer call() throws Exception {
+    AgentConfig config = options.toConfig();
+    Agent agent = new Agent(config, Redirect.INHERIT);
+    AgentHttpServer http = new AgentHttpServer(agent);
+    http.start();
+    Thread hook = new Thread(() -> {
+      LOG.info("stopping: forwarding SIGTERM to etcd");
+      agent.close();
+    }, "shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return agent.run();
+    } finally {
+      http.close();
+    }
   }
 }

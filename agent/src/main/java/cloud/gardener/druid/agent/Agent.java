@@ -1,0 +1,264 @@
+package cloud.gardener.druid.agent;
+
+import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.defrag.Defragmenter;
+import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.EtcdProcess;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.init.DataDirValidator;
+import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.init.GuardFile;
+import cloud.gardener.druid.agent.init.GuardMismatchException;
+import cloud.gardener.druid.agent.init.Initializer;
+import cloud.gardener.druid.agent.init.StartPlan;
+import cloud.gardener.druid.agent.lease.LeaseRenewer;
+import cloud.gardener.druid.agent.restore.Restorer;
+import cloud.gardener.druid.agent.snapshot.SnapshotListener;
+import cloud.gardener.druid.agent.snapshot.SnapshotMetrics;
+import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
+import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.util.CronRunner;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The member agent: initialises the data directory, supervises etcd, and while etcd runs
+ * takes snapshots, promotes itself when it joined as a learner, defragments on schedule and
+ * renews leases. {@link #run()} returns the process exit code: 0 after a requested stop
+ * (the JVM reports 143 when that stop came as SIGTERM), etcd's code (or 1) when etcd died, 2
+ * when the data directory belongs to another Etcd.
+ */
+public final class Agent implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+  /** Present while etcd runs; left behind by a crash so the next start validates fully. */
+  static final String RUNNING_MARKER = "druid-etcd-running";
+  public static final int EXIT_GUARD_MISMATCH = 2;
+
+  private final AgentConfig config;
+  private final Redirect etcdOutput;
+  private final PrometheusMeterRegistry metrics =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Semaphore initTrigger = new Semaphore(0);
+  private final Optional<SnapshotStore> store;
+  private volatile InitStatus initStatus = InitStatus.New;
+  private volatile String initError = "";
+  private volatile Mode requestedMode;
+  private volatile Map<String, String> etcdConfig = Map.of();
+  private volatile EtcdProcess etcd;
+  private volatile MemberClient client;
+  private volatile SnapshotScheduler scheduler;
+  private volatile boolean stopping;
+  private CronRunner defrag;
+  private LearnerPromoter promoter;
+  private LeaseRenewer leases;
+
+  public Agent(AgentConfig config, Redirect etcdOutput) throws IOException {
+    this.config = config;
+    this.etcdOutput = etcdOutput;
+    this.store = config.store().isPresent()
+        ? Optional.of(SnapshotStores.open(config.store().get())) : Optional.empty();
+  }
+
+  public int run() throws Exception {
+    Optional<StartPlan> plan = initializeUntilDone();
+    if (plan.isEmpty()) {
+      return stopping ? 0 : EXIT_GUARD_MISMATCH;
+    }
+    startEtcd(plan.get());
+    startServices(plan.get());
+    int code = etcd.exit().join();
+    if (stopping) {
+      LOG.info("etcd stopped (exit {})", code);
+      return 0;
+    }
+    LOG.error("etcd exited unexpectedly with code {}; the next start validates the data fully",
+        code);
+    return code == 0 ? 1 : code;
+  }
+
+  private Optional<StartPlan> initializeUntilDone() throws InterruptedException, IOException {
+    Initializer initializer = initializer();
+    while (!stopping) {
+      initStatus = InitStatus.Progress;
+      try {
+        StartPlan plan = initializer.initialize(mode());
+        initStatus = InitStatus.Successful;
+        initError = "";
+        LOG.info("initialisation done: {}", plan.outcome());
+        return Optional.of(plan);
+      } catch (GuardMismatchException e) {
+        fail(e.getMessage());
+        return Optional.empty();
+      } catch (Exception e) {
+        fail(e.getMessage());
+        initTrigger.tryAcquire(config.initRetryPeriod().toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void fail(String message) {
+    initStatus = InitStatus.Failed;
+    initError = message;
+    LOG.error("initialisation failed: {}", message);
+  }
+
+  private Mode mode() {
+    Mode requested = requestedMode;
+    requestedMode = null;
+    if (requested != null) {
+      return requested;
+    }
+    return Files.exists(config.member().dataDir().resolve(RUNNING_MARKER)) ? Mode.FULL
+        : Mode.SANITY;
+  }
+
+  private Initializer initializer() {
+    MemberConfig member = config.member();
+    GuardFile guard = new GuardFile(member.namespace(), member.etcdName());
+    DataDirValidator validator = new DataDirValidator(config.etcd().etcdutl(), guard);
+    Optional<Restorer> restorer = store.map(s -> new Restorer(s, config.etcd(), member));
+    return new Initializer(member, validator, guard, store, restorer);
+  }
+
+  private void startEtcd(StartPlan plan) throws IOException {
+    etcdConfig = EtcdConfigBuilder.config(config.member(), config.etcd(), plan.cluster(),
+        plan.state());
+    Files.createDirectories(config.member().dataDir());
+    Files.writeString(config.member().dataDir().resolve(RUNNING_MARKER), "");
+    etcd = EtcdProcess.start(config.etcd().etcd(), EtcdConfigBuilder.flags(etcdConfig),
+        etcdOutput);
+    client = new MemberClient(config.member().localClientUrl(), config.member().clientTls());
+  }
+
+  private void startServices(StartPlan plan) {
+    if (plan.outcome() == StartPlan.Outcome.JOINED_AS_LEARNER) {
+      promoter = new LearnerPromoter(client, config.member());
+      promoter.start();
+    }
+    SnapshotListener listener = new SnapshotMetrics(metrics);
+    if (config.leases()) {
+      leases = LeaseRenewer.start(config, client);
+      listener = leases.and(listener);
+    }
+    if (store.isPresent()) {
+      scheduler = new SnapshotScheduler(client, store.get(), config.snapshots(),
+          Clock.systemUTC(), Duration.ofMinutes(15), listener);
+      scheduler.start();
+    }
+    Defragmenter defragmenter = new Defragmenter(client, config.member());
+    defrag = new CronRunner("defragmentation", config.defragSchedule(),
+        defragmenter::runIfLeader);
+    defrag.start();
+  }
+
+  /** Asks for another initialisation attempt now (after a failure), in the given mode. */
+  public void triggerInitialization(Optional<Mode> mode) {
+    mode.ifPresent(m -> requestedMode = m);
+    initTrigger.release();
+  }
+
+  public InitStatus initStatus() {
+    return initStatus;
+  }
+
+  public String initError() {
+    return initError;
+  }
+
+  public Map<String, String> etcdConfig() {
+    return etcdConfig;
+  }
+
+  /** The client of this member's etcd, empty before etcd starts. */
+  public Optional<MemberClient> client() {
+    return Optional.ofNullable(client).filter(c -> etcd != null && etcd.isAlive());
+  }
+
+  public Optional<SnapshotScheduler> scheduler() {
+    return Optional.ofNullable(scheduler);
+  }
+
+  public Optional<SnapshotStore> store() {
+    return store;
+  }
+
+  public PrometheusMeterRegistry metrics() {
+    return metrics;
+  }
+
+  public AgentConfig config() {
+    return config;
+  }
+
+  /** Healthy: etcd answers a status request. */
+  public boolean etcdHealthy() {
+    try {
+      return client().isPresent() && client.status() != null;
+    } catch (EtcdException e) {
+      return false;
+    }
+  }
+
+  public Path dataDir() {
+    return config.member().dataDir();
+  }
+
+  /** Stops snapshots, then etcd (SIGTERM, grace period); {@link #run()} then returns 0. */
+  @Override
+  public void close() {
+    stopping = true;
+    initTrigger.release();
+    closeQuietly(defrag);
+    closeQuietly(promoter);
+    closeQuietly(scheduler);
+    closeQuietly(leases);
+    if (etcd != null && isCleanExit(etcd.stop(Duration.ofSeconds(30)))) {
+      deleteRunningMarker();
+    }
+    closeQuietly(client);
+    store.ifPresent(Agent::closeQuietly);
+  }
+
+  /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */
+  private static boolean isCleanExit(int code) {
+    return code == 0 || code == 143;
+  }
+
+  private void deleteRunningMarker() {
+    try {
+      Files.deleteIfExists(config.member().dataDir().resolve(RUNNING_MARKER));
+    } catch (IOException e) {
+      LOG.warn("cannot delete the running marker: {}", e.toString());
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    if (closeable == null) {
+      return;
+    }
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.warn("while stopping: {}", e.toString());
+    }
+  }
+
+}

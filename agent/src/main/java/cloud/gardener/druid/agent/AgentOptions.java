@@ -1,0 +1,216 @@
+package cloud.gardener.druid.agent;
+
+import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.config.EtcdTuning;
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.SnapshotPolicy;
+import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.api.types.CronSchedule;
+import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.types.Quantities;
+import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** The command-line options of {@code druid agent}; defaults follow upstream. */
+public final class AgentOptions {
+
+  @Option(names = "--name", defaultValue = "${env:POD_NAME}",
+      description = "Member (pod) name, e.g. etcd-main-0. Default: $POD_NAME.")
+  String name;
+
+  @Option(names = "--namespace", defaultValue = "${env:POD_NAMESPACE:-default}",
+      description = "Namespace of the Etcd. Default: $POD_NAMESPACE.")
+  String namespace;
+
+  @Option(names = "--etcd-name", description = "Name of the Etcd resource. Default: the "
+      + "member name without its ordinal suffix.")
+  String etcdName;
+
+  @Option(names = "--pod-ip", defaultValue = "${env:POD_IP:-127.0.0.1}",
+      description = "Address etcd and the agent listen on. Default: $POD_IP.")
+  String podIp;
+
+  @Option(names = "--advertise-host", description = "Host name other members reach this one "
+      + "by. Default: <name>.<etcd>-peer.<namespace>.svc.")
+  String advertiseHost;
+
+  @Option(names = "--replicas", defaultValue = "1", description = "Members of the cluster.")
+  int replicas;
+
+  @Option(names = "--initial-cluster", description = "name=peerURL,... overriding the "
+      + "members derived from --replicas and the peer service DNS names.")
+  String initialCluster;
+
+  @Option(names = "--client-port", defaultValue = "2379")
+  int clientPort;
+
+  @Option(names = "--peer-port", defaultValue = "2380")
+  int peerPort;
+
+  @Option(names = "--server-port", defaultValue = "8080", description = "Agent HTTP API port.")
+  int serverPort;
+
+  @Option(names = "--cluster-token", description = "Default: <namespace>-<etcd>.")
+  String clusterToken;
+
+  @Option(names = "--data-dir", defaultValue = "/var/etcd/data/new.etcd")
+  Path dataDir;
+
+  @Option(names = "--etcd-bin-dir", defaultValue = "/usr/local/bin",
+      description = "Directory holding the etcd and etcdutl binaries.")
+  Path etcdBinDir;
+
+  @Option(names = "--quota-backend-bytes", defaultValue = "8Gi")
+  String quota;
+
+  @Option(names = "--snapshot-count", defaultValue = "75000")
+  long snapshotCount;
+
+  @Option(names = "--heartbeat-interval", defaultValue = "100ms")
+  String heartbeat;
+
+  @Option(names = "--election-timeout", defaultValue = "1s")
+  String electionTimeout;
+
+  @Option(names = "--auto-compaction-mode", description = "periodic or revision")
+  String autoCompactionMode;
+
+  @Option(names = "--auto-compaction-retention")
+  String autoCompactionRetention;
+
+  @Option(names = "--client-tls-dir", description = "Directory with ca.crt, tls.crt, tls.key "
+      + "for etcd's client URLs (also used by the agent to connect).")
+  Path clientTlsDir;
+
+  @Option(names = "--peer-tls-dir", description = "Directory with ca.crt, tls.crt, tls.key "
+      + "for etcd's peer URLs.")
+  Path peerTlsDir;
+
+  @Option(names = "--server-tls-dir", description = "Directory with tls.crt, tls.key (and "
+      + "ca.crt for mutual TLS) for the agent's HTTP API.")
+  Path serverTlsDir;
+
+  @Option(names = "--store-provider", description = "Local or S3; no backups when absent.")
+  StoreConfig.Provider storeProvider;
+
+  @Option(names = "--store-container", description = "Bucket (S3) or directory (Local).")
+  String storeContainer;
+
+  @Option(names = "--store-prefix", description = "Default: <namespace>--<etcd>.")
+  String storePrefix;
+
+  @Option(names = "--store-endpoint-override")
+  URI storeEndpointOverride;
+
+  @Option(names = "--store-secret-dir", description = "The store secret's keys as files "
+      + "(accessKeyID, secretAccessKey, region, endpoint).")
+  Path storeSecretDir;
+
+  @Option(names = "--full-snapshot-schedule", defaultValue = "0 */1 * * *")
+  String fullSchedule;
+
+  @Option(names = "--delta-snapshot-period", defaultValue = "20s")
+  String deltaPeriod;
+
+  @Option(names = "--delta-snapshot-memory-limit", defaultValue = "10Mi")
+  String deltaMemoryLimit;
+
+  @Option(names = "--compress-snapshots", defaultValue = "true", arity = "1")
+  boolean compress;
+
+  @Option(names = "--garbage-collection-policy", defaultValue = "LimitBased")
+  GarbageCollectionPolicy gcPolicy;
+
+  @Option(names = "--max-backups", defaultValue = "7")
+  int maxBackups;
+
+  @Option(names = "--garbage-collection-period", defaultValue = "1m")
+  String gcPeriod;
+
+  @Option(names = "--defragmentation-schedule", defaultValue = "0 0 */3 * *")
+  String defragSchedule;
+
+  @Option(names = "--init-retry-period", defaultValue = "10s",
+      description = "Wait between failed initialisation attempts.")
+  String initRetryPeriod;
+
+  @Option(names = "--leases", description = "Renew member and snapshot leases. Default: when "
+      + "running in Kubernetes (KUBERNETES_SERVICE_HOST set).")
+  Boolean leases;
+
+  AgentConfig toConfig() {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("--name (or $POD_NAME) is required");
+    }
+    String etcd = etcdName != null ? etcdName : name.replaceFirst("-\\d+$", "");
+    String host = advertiseHost != null ? advertiseHost
+        : name + "." + etcd + "-peer." + namespace + ".svc";
+    Optional<TlsFiles> clientTls = tls(clientTlsDir, true);
+    Optional<TlsFiles> peerTls = tls(peerTlsDir, true);
+    MemberConfig member = new MemberConfig(name, etcd, namespace, podIp, host, clientPort,
+        peerPort, cluster(etcd, peerTls.isPresent()),
+        clusterToken != null ? clusterToken : namespace + "-" + etcd, dataDir, clientTls,
+        peerTls);
+    EtcdTuning tuning = new EtcdTuning(etcdBinDir, bytes(quota), snapshotCount,
+        (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
+        (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),
+        Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention));
+    SnapshotPolicy policy = new SnapshotPolicy(CronSchedule.parse(fullSchedule),
+        GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compress,
+        gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration());
+    return new AgentConfig(member, tuning, store(etcd), policy, CronSchedule.parse(defragSchedule),
+        podIp, serverPort, tls(serverTlsDir, false),
+        GoDuration.parse(initRetryPeriod).toDuration(),
+        leases != null ? leases : System.getenv("KUBERNETES_SERVICE_HOST") != null);
+  }
+
+  private Map<String, URI> cluster(String etcd, boolean peerTls) {
+    Map<String, URI> cluster = new LinkedHashMap<>();
+    if (initialCluster != null) {
+      for (String entry : initialCluster.split(",")) {
+        String[] parts = entry.split("=", 2);
+        cluster.put(parts[0].trim(), URI.create(parts[1].trim()));
+      }
+      return cluster;
+    }
+    String scheme = peerTls ? "https" : "http";
+    for (int i = 0; i < replicas; i++) {
+      String member = etcd + "-" + i;
+      cluster.put(member, URI.create(scheme + "://" + member + "." + etcd + "-peer." + namespace
+          + ".svc:" + peerPort));
+    }
+    return cluster;
+  }
+
+  private Optional<StoreConfig> store(String etcd) {
+    if (storeProvider == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new StoreConfig(storeProvider,
+        storeContainer != null ? storeContainer : "/var/etcd/backup",
+        storePrefix != null ? storePrefix : namespace + "--" + etcd,
+        Optional.ofNullable(storeEndpointOverride), Optional.ofNullable(storeSecretDir)));
+  }
+
+  private static Optional<TlsFiles> tls(Path dir, boolean caRequired) {
+    if (dir == null) {
+      return Optional.empty();
+    }
+    Path ca = dir.resolve("ca.crt");
+    boolean hasCa = caRequired || java.nio.file.Files.exists(ca);
+    return Optional.of(new TlsFiles(hasCa ? ca : null, dir.resolve("tls.crt"),
+        dir.resolve("tls.key")));
+  }
+
+  private static long bytes(String quantity) {
+    return Quantities.bytesLong(new Quantity(quantity));
+  }
+
+}

@@ -1,0 +1,6 @@
+package cloud.gardener.druid.agent;
+
+/** The state of initialisation, as {@code /initialization/status} reports it (upstream words). */
+public enum InitStatus {
+  New, Progress, Successful, Failed
+}

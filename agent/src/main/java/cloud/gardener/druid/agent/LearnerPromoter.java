@@ -1,0 +1,68 @@
+package cloud.gardener.druid.agent;
+
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.etcd.MemberStatus;
+import io.etcd.jetcd.cluster.Member;
+import java.net.URI;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * After joining as a learner, asks a voting member to promote this member every two
+ * seconds until etcd accepts (it refuses while the learner is behind the leader).
+ */
+final class LearnerPromoter implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LearnerPromoter.class);
+
+  private final MemberClient self;
+  private final MemberConfig member;
+  private final ScheduledExecutorService executor =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "promote"));
+
+  LearnerPromoter(MemberClient self, MemberConfig member) {
+    this.self = self;
+    this.member = member;
+  }
+
+  void start() {
+    executor.scheduleWithFixedDelay(this::tryPromote, 2, 2, TimeUnit.SECONDS);
+  }
+
+  private void tryPromote() {
+    try {
+      MemberStatus status = self.status();
+      if (!status.learner()) {
+        LOG.info("{} is a voting member", member.name());
+        executor.shutdown();
+        return;
+      }
+      long id = MemberStatus.parseHex(status.id());
+      for (Member voter : self.members()) {
+        if (!voter.isLearner() && !voter.getClientURIs().isEmpty()) {
+          promoteVia(voter.getClientURIs().get(0), id);
+          return;
+        }
+      }
+    } catch (EtcdException e) {
+      LOG.info("learner {} not promoted yet: {}", member.name(), e.getMessage());
+    }
+  }
+
+  private void promoteVia(URI voter, long id) throws EtcdException {
+    try (MemberClient client = new MemberClient(voter, member.clientTls())) {
+      client.promote(id);
+      LOG.info("promoted learner {} ({})", member.name(), MemberStatus.hex(id));
+    }
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

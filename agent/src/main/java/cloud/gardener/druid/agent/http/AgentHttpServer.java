@@ -1,0 +1,200 @@
+package cloud.gardener.druid.agent.http;
+
+import static cloud.gardener.druid.agent.http.Exchanges.json;
+import static cloud.gardener.druid.agent.http.Exchanges.param;
+import static cloud.gardener.druid.agent.http.Exchanges.required;
+import static cloud.gardener.druid.agent.http.Exchanges.requireMethod;
+import static cloud.gardener.druid.agent.http.Exchanges.text;
+
+import cloud.gardener.druid.agent.Agent;
+import cloud.gardener.druid.agent.InitStatus;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.restore.RestorePlan;
+import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
+import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.api.AgentApi;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's HTTP API on the JDK's server (HTTPS when a server certificate is configured).
+ * Paths are {@link AgentApi}'s; answers are JSON except {@code /initialization/status}
+ * (plain text, as upstream) and {@code /metrics} (Prometheus text).
+ */
+public final class AgentHttpServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentHttpServer.class);
+  private static final Set<String> GET = Set.of("GET");
+  private static final Set<String> POST = Set.of("POST");
+  private static final Set<String> GET_OR_POST = Set.of("GET", "POST");
+
+  private final Agent agent;
+  private final HttpServer server;
+
+  public AgentHttpServer(Agent agent) throws IOException {
+    this.agent = agent;
+    InetSocketAddress address = new InetSocketAddress(agent.config().serverHost(),
+        agent.config().serverPort());
+    this.server = agent.config().serverTls().isPresent()
+        ? ServerTls.https(address, agent.config().serverTls().get()) : HttpServer.create(address, 16);
+    server.setExecutor(Executors.newFixedThreadPool(4, r -> new Thread(r, "http")));
+    route(AgentApi.HEALTHZ, GET, this::healthz);
+    route(AgentApi.READYZ, GET, this::readyz);
+    route(AgentApi.INITIALIZATION_START, GET_OR_POST, this::initializationStart);
+    route(AgentApi.INITIALIZATION_STATUS, GET, this::initializationStatus);
+    route(AgentApi.SNAPSHOT_FULL, GET_OR_POST, this::snapshotFull);
+    route(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, this::snapshotDelta);
+    route(AgentApi.SNAPSHOT_LATEST, GET, this::snapshotLatest);
+    route(AgentApi.CONFIG, GET, e -> json(e, 200, agent.etcdConfig()));
+    route(AgentApi.METRICS, GET, e -> Exchanges.send(e, 200, "text/plain; version=0.0.4",
+        agent.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    route(AgentApi.MEMBER_STATUS, GET, this::memberStatus);
+    route(AgentApi.MEMBER_MOVE_LEADER, POST, this::moveLeader);
+    route(AgentApi.MEMBER_PROMOTE, POST, this::promote);
+    route(AgentApi.MEMBER_REMOVE, POST, this::remove);
+    route(AgentApi.DEFRAGMENT, POST, e -> {
+      etcd().defragment();
+      json(e, 200, Map.of("defragmented", agent.config().member().name()));
+    });
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  public void start() {
+    server.start();
+    LOG.info("agent API listening on {}", server.getAddress());
+  }
+
+  @FunctionalInterface
+  private interface Handler {
+    void handle(HttpExchange exchange) throws Exception;
+  }
+
+  private void route(String path, Set<String> methods, Handler handler) {
+    server.createContext(path, exchange -> {
+      try (exchange) {
+        if (!exchange.getRequestURI().getPath().equals(path)) {
+          json(exchange, 404, Map.of("error", "no such path"));
+          return;
+        }
+        requireMethod(exchange, methods);
+        handler.handle(exchange);
+      } catch (HttpError e) {
+        json(exchange, e.status(), Map.of("error", e.getMessage()));
+      } catch (EtcdException e) {
+        json(exchange, 502, Map.of("error", e.getMessage()));
+      } catch (Exception e) {
+        LOG.warn("{} failed: {}", path, e.toString());
+        json(exchange, 500, Map.of("error", String.valueOf(e.getMessage())));
+      }
+    });
+  }
+
+  private void healthz(HttpExchange e) throws IOException {
+    boolean healthy = agent.etcdHealthy();
+    json(e, healthy ? 200 : 503, Map.of("health", healthy));
+  }
+
+  private void readyz(HttpExchange e) throws IOException {
+    boolean ready = agent.initStatus() == InitStatus.Successful && agent.etcdHealthy();
+    json(e, ready ? 200 : 503, Map.of("ready", ready));
+  }
+
+  private void initializationStart(HttpExchange e) throws Exception {
+    Optional<Mode> mode = param(e, "mode").map(m -> Mode.valueOf(m.toUpperCase(Locale.ROOT)));
+    if (agent.initStatus() != InitStatus.Successful) {
+      agent.triggerInitialization(mode);
+    }
+    text(e, 200, agent.initStatus().name());
+  }
+
+  private void initializationStatus(HttpExchange e) throws IOException {
+    InitStatus status = agent.initStatus();
+    text(e, 200, status == InitStatus.Failed
+        ? status.name() + "\n" + agent.initError() : status.name());
+  }
+
+  private void snapshotFull(HttpExchange e) throws Exception {
+    boolean isFinal = param(e, "final").map(Boolean::parseBoolean).orElse(false);
+    Snapshot full = scheduler().fullNow(isFinal);
+    json(e, 200, SnapshotView.of(full));
+  }
+
+  private void snapshotDelta(HttpExchange e) throws Exception {
+    Optional<Snapshot> delta = scheduler().deltaNow();
+    if (delta.isEmpty()) {
+      json(e, 200, Map.of("message", "no events since the last delta snapshot"));
+    } else {
+      json(e, 200, SnapshotView.of(delta.get()));
+    }
+  }
+
+  private void snapshotLatest(HttpExchange e) throws Exception {
+    if (agent.store().isEmpty()) {
+      throw new HttpError(404, "no backup store is configured");
+    }
+    Optional<RestorePlan> plan = RestorePlan.of(agent.store().get().list());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("fullSnapshot", plan.map(p -> SnapshotView.of(p.full())).orElse(null));
+    body.put("deltaSnapshots", plan.map(p -> p.deltas().stream().map(SnapshotView::of).toList())
+        .orElse(java.util.List.of()));
+    json(e, 200, body);
+  }
+
+  private void memberStatus(HttpExchange e) throws Exception {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", agent.config().member().name());
+    body.put("initialization", agent.initStatus().name());
+    body.put("initializationError", agent.initError());
+    body.put("etcd", agent.client().isPresent() ? etcd().status() : null);
+    json(e, agent.client().isPresent() ? 200 : 503, body);
+  }
+
+  private void moveLeader(HttpExchange e) throws Exception {
+    long to = MemberStatus.parseHex(required(e, "to"));
+    etcd().moveLeader(to);
+    json(e, 200, Map.of("leader", MemberStatus.hex(to)));
+  }
+
+  private void promote(HttpExchange e) throws Exception {
+    long id = MemberStatus.parseHex(required(e, "id"));
+    etcd().promote(id);
+    json(e, 200, Map.of("promoted", MemberStatus.hex(id)));
+  }
+
+  private void remove(HttpExchange e) throws Exception {
+    long id = MemberStatus.parseHex(required(e, "id"));
+    etcd().remove(id);
+    json(e, 200, Map.of("removed", MemberStatus.hex(id)));
+  }
+
+  private MemberClient etcd() throws HttpError {
+    return agent.client().orElseThrow(() -> new HttpError(503, "etcd is not running"));
+  }
+
+  private SnapshotScheduler scheduler() throws HttpError {
+    return agent.scheduler().orElseThrow(() -> new HttpError(503,
+        agent.store().isEmpty() ? "no backup store is configured" : "etcd is not running"));
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+  }
+}

@@ -1,0 +1,90 @@
+package cloud.gardener.druid.agent.init;
+
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.etcd.ClusterState;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.etcd.MemberStatus;
+import io.etcd.jetcd.cluster.Member;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes this member join a running cluster as a learner: a started member of the same name
+ * or peer URL is stale (its data is gone) and is removed first; a member that was added but
+ * never started is reused. Returns the cluster etcd must start in.
+ */
+final class ClusterJoiner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterJoiner.class);
+
+  private final MemberConfig member;
+
+  ClusterJoiner(MemberConfig member) {
+    this.member = member;
+  }
+
+  /** A client of a reachable other member whose cluster has a quorum, if any. */
+  Optional<MemberClient> findRunningCluster() {
+    for (Map.Entry<String, URI> peer : member.initialCluster().entrySet()) {
+      if (peer.getKey().equals(member.name())) {
+        continue;
+      }
+      MemberClient client = new MemberClient(member.clientUrlOf(peer.getValue()),
+          member.clientTls());
+      try {
+        client.members();
+        client.revision();
+        return Optional.of(client);
+      } catch (EtcdException e) {
+        LOG.info("member {} is not reachable: {}", peer.getKey(), e.getMessage());
+        client.close();
+      }
+    }
+    return Optional.empty();
+  }
+
+  StartPlan join(MemberClient cluster) throws EtcdException {
+    URI selfPeerUrl = member.advertisePeerUrl();
+    Optional<Member> existing = cluster.members().stream()
+        .filter(m -> m.getName().equals(member.name()) || m.getPeerURIs().contains(selfPeerUrl))
+        .findFirst();
+    if (existing.isPresent() && !existing.get().getName().isEmpty()) {
+      LOG.info("removing stale member {} ({}) before joining anew", member.name(),
+          MemberStatus.hex(existing.get().getId()));
+      cluster.remove(existing.get().getId());
+      existing = Optional.empty();
+    }
+    if (existing.isEmpty()) {
+      Member added = cluster.addLearner(selfPeerUrl);
+      LOG.info("added {} as learner {}", member.name(), MemberStatus.hex(added.getId()));
+    }
+    return new StartPlan(ClusterState.EXISTING, clusterOf(cluster.members()),
+        StartPlan.Outcome.JOINED_AS_LEARNER);
+  }
+
+  /** Names as etcd must see them in --initial-cluster; unstarted members have no name yet. */
+  private Map<String, URI> clusterOf(List<Member> members) {
+    Map<String, URI> cluster = new LinkedHashMap<>();
+    for (Member m : members) {
+      URI peerUrl = m.getPeerURIs().get(0);
+      String name = m.getName().isEmpty() ? nameFor(peerUrl, m.getId()) : m.getName();
+      cluster.put(name, peerUrl);
+    }
+    return cluster;
+  }
+
+  private String nameFor(URI peerUrl, long id) {
+    if (peerUrl.equals(member.advertisePeerUrl())) {
+      return member.name();
+    }
+    return member.initialCluster().entrySet().stream()
+        .filter(e -> e.getValue().equals(peerUrl)).map(Map.Entry::getKey).findFirst()
+        .orElse("unstarted-" + MemberStatus.hex(id));
+  }
+}

@@ -1,0 +1,133 @@
+package cloud.gardener.druid.agent.init;
+
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.etcd.ClusterState;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.init.DataDirValidator.Result;
+import cloud.gardener.druid.agent.restore.RestoreException;
+import cloud.gardener.druid.agent.restore.RestorePlan;
+import cloud.gardener.druid.agent.restore.Restorer;
+import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.util.Files2;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Prepares the data directory before etcd starts and decides how etcd starts:
+ * <ol>
+ *   <li>a valid directory is used as it is (a guard file is added if it has none);</li>
+ *   <li>a single member without valid data restores from the store (a new cluster when the
+ *   store is empty);</li>
+ *   <li>a member of a multi-member cluster without valid data wipes it and joins the running
+ *   cluster as a learner; when no other member answers and it has no data at all, it starts
+ *   as a member of a new cluster.</li>
+ * </ol>
+ * A directory of another Etcd (guard file) stops initialisation for good.
+ */
+public final class Initializer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Initializer.class);
+
+  private final MemberConfig member;
+  private final DataDirValidator validator;
+  private final GuardFile guard;
+  private final Optional<SnapshotStore> store;
+  private final Optional<Restorer> restorer;
+
+  public Initializer(MemberConfig member, DataDirValidator validator, GuardFile guard,
+      Optional<SnapshotStore> store, Optional<Restorer> restorer) {
+    this.member = member;
+    this.validator = validator;
+    this.guard = guard;
+    this.store = store;
+    this.restorer = restorer;
+  }
+
+  public StartPlan initialize(Mode mode)
+      throws GuardMismatchException, RestoreException, IOException, EtcdException {
+    Path dataDir = member.dataDir();
+    Result result = validator.validate(dataDir, mode, newestBackupRevision());
+    if (result.isValid()) {
+      guard.writeTo(dataDir);
+      return new StartPlan(ClusterState.NEW, member.initialCluster(),
+          StartPlan.Outcome.VALID_DATA);
+    }
+    LOG.info("data directory {} needs initialisation: {}", dataDir, result.problem());
+    return member.isSingleMember() ? restoreOrStartNew(result) : joinOrBootstrap(result);
+  }
+
+  private Optional<Long> newestBackupRevision() {
+    if (store.isEmpty() || !member.isSingleMember()) {
+      return Optional.empty();
+    }
+    try {
+      return store.get().list().stream().map(Snapshot::endRevision).max(Long::compare);
+    } catch (IOException e) {
+      LOG.warn("cannot compare the data with the newest backup: {}", e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private StartPlan restoreOrStartNew(Result result) throws RestoreException, IOException {
+    Map<String, URI> self = Map.of(member.name(), member.advertisePeerUrl());
+    if (restorer.isPresent()) {
+      Optional<RestorePlan> restored = restorer.get().restore(this::writeGuard);
+      if (restored.isPresent()) {
+        return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.RESTORED);
+      }
+    }
+    refuseToWipeData(result);
+    wipe();
+    return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.NEW_MEMBER);
+  }
+
+  private StartPlan joinOrBootstrap(Result result) throws IOException, EtcdException {
+    Optional<MemberClient> cluster = new ClusterJoiner(member).findRunningCluster();
+    if (cluster.isPresent()) {
+      try (MemberClient client = cluster.get()) {
+        wipe();
+        return new ClusterJoiner(member).join(client);
+      }
+    }
+    if (result.state() == Result.State.MISSING) {
+      wipe();
+      return new StartPlan(ClusterState.NEW, member.initialCluster(),
+          StartPlan.Outcome.NEW_MEMBER);
+    }
+    throw new IOException("the data directory is invalid (" + result.problem()
+        + ") and no other member of the cluster answers to join it; retrying");
+  }
+
+  /** Data that etcd wrote and no backup holds is never deleted silently. */
+  private void refuseToWipeData(Result result) throws IOException {
+    if (result.state() == Result.State.INVALID
+        && Files.exists(member.dataDir().resolve("member/snap/db"))) {
+      throw new IOException("the data directory is invalid (" + result.problem()
+          + ") and the backup store holds no snapshot to restore; move "
+          + member.dataDir() + " away to start this member empty");
+    }
+  }
+
+  private void wipe() throws IOException {
+    Files2.deleteTree(member.dataDir());
+    guard.writeTo(member.dataDir());
+  }
+
+  private void writeGuard(Path stagedDataDir) {
+    try {
+      guard.writeTo(stagedDataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package cloud.gardener.druid.agent.lease;
+
+import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.snapshot.SnapshotListener;
+import cloud.gardener.druid.agent.store.Snapshot;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews the leases the operator reads (upstream names): the member lease (named like the
+ * member, holder {@code <memberID>:<clusterID>:<Leader|Member>}) every 10 seconds, and the
+ * snapshot leases {@code <etcd>-full-snap} / {@code <etcd>-delta-snap} (holder = the
+ * snapshot's last revision) after every snapshot. The operator creates the leases; a
+ * missing lease is logged, not created.
+ */
+public final class LeaseRenewer implements SnapshotListener, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseRenewer.class);
+
+  private final KubernetesClient kubernetes;
+  private final AgentConfig config;
+  private final MemberClient etcd;
+  private final ScheduledExecutorService executor =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "leases"));
+
+  private LeaseRenewer(KubernetesClient kubernetes, AgentConfig config, MemberClient etcd) {
+    this.kubernetes = kubernetes;
+    this.config = config;
+    this.etcd = etcd;
+  }
+
+  public static LeaseRenewer start(AgentConfig config, MemberClient etcd) {
+    LeaseRenewer renewer = new LeaseRenewer(new KubernetesClientBuilder().build(), config, etcd);
+    renewer.executor.scheduleWithFixedDelay(renewer::renewMemberLease, 0, 10, TimeUnit.SECONDS);
+    return renewer;
+  }
+
+  /** Holder identity of the member lease, as upstream writes it. */
+  public static String memberHolder(MemberStatus status) {
+    String role = status.role() == MemberStatus.Role.Leader ? "Leader" : "Member";
+    return status.id() + ":" + status.clusterId() + ":" + role;
+  }
+
+  private void renewMemberLease() {
+    try {
+      renew(config.member().name(), memberHolder(etcd.status()));
+    } catch (EtcdException e) {
+      LOG.debug("member lease not renewed: {}", e.getMessage());
+    }
+  }
+
+  private void renew(String name, String holder) {
+    try {
+      Lease lease = kubernetes.leases().inNamespace(config.member().namespace())
+          .withName(name).get();
+      if (lease == null) {
+        LOG.warn("lease {}/{} does not exist", config.member().namespace(), name);
+        return;
+      }
+      lease.getSpec().setHolderIdentity(holder);
+      lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
+      kubernetes.leases().inNamespace(config.member().namespace()).resource(lease).update();
+    } catch (RuntimeException e) {
+      LOG.warn("cannot renew lease {}: {}", name, e.getMessage());
+    }
+  }
+
+  @Override
+  public void written(Snapshot snapshot) {
+    String suffix = snapshot.isFull() ? "-full-snap" : "-delta-snap";
+    executor.execute(() -> renew(config.member().etcdName() + suffix,
+        Long.toString(snapshot.endRevision())));
+  }
+
+  @Override
+  public void failed(Snapshot.Kind kind, Exception error) {
+  }
+
+  /** This renewer and {@code other}, both told about every snapshot. */
+  public SnapshotListener and(SnapshotListener other) {
+    LeaseRenewer self = this;
+    return new SnapshotListener() {
+      @Override
+      public void written(Snapshot snapshot) {
+        self.written(snapshot);
+        other.written(snapshot);
+      }
+
+      @Override
+      public void failed(Snapshot.Kind kind, Exception error) {
+        other.failed(kind, error);
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    kubernetes.close();
+  }
+}

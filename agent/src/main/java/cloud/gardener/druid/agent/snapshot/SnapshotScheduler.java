@@ -1,0 +1,229 @@
+package cloud.gardener.druid.agent.snapshot;
+
+import cloud.gardener.druid.agent.config.SnapshotPolicy;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.gc.GarbageCollector;
+import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes snapshots while this member is etcd's leader, on one thread (scheduled and on-demand
+ * snapshots never overlap). On becoming leader it continues the store's history: a full
+ * snapshot when the store has none or the schedule was missed, and deltas from the revision
+ * after the newest snapshot. Deltas are written every period or when the buffer passes the
+ * memory limit; garbage collection runs every collection period.
+ */
+public final class SnapshotScheduler implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotScheduler.class);
+
+  private final MemberClient etcd;
+  private final SnapshotStore store;
+  private final SnapshotPolicy policy;
+  private final Clock clock;
+  private final SnapshotListener listener;
+  private final FullSnapshotter fullSnapshotter;
+  private final ScheduledExecutorService executor =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "snapshots"));
+  private DeltaSnapshotter deltas;
+  private Instant nextFull = Instant.MAX;
+  private Instant nextDelta = Instant.MAX;
+  private Instant nextGc = Instant.MIN;
+
+  public SnapshotScheduler(MemberClient etcd, SnapshotStore store, SnapshotPolicy policy,
+      Clock clock, Duration snapshotTimeout, SnapshotListener listener) {
+    this.etcd = etcd;
+    this.store = store;
+    this.policy = policy;
+    this.clock = clock;
+    this.listener = listener;
+    this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compress(), clock,
+        snapshotTimeout);
+  }
+
+  public void start() {
+    executor.scheduleWithFixedDelay(this::tick, 0, 1, TimeUnit.SECONDS);
+  }
+
+  private void tick() {
+    try {
+      if (!isLeader()) {
+        stopDeltas();
+        return;
+      }
+      if (deltas == null) {
+        becomeWriter();
+      } else if (deltas.failure().isPresent()) {
+        LOG.warn("the delta watch failed ({}); taking a full snapshot",
+            deltas.failure().get().getMessage());
+        takeFullAndRestartDeltas(false);
+      }
+      Instant now = clock.instant();
+      if (!now.isBefore(nextFull)) {
+        takeFullAndRestartDeltas(false);
+      } else if (!now.isBefore(nextDelta)) {
+        flushDeltas();
+      }
+      if (!now.isBefore(nextGc)) {
+        collectGarbage();
+      }
+    } catch (Exception e) {
+      LOG.warn("snapshot cycle failed: {}", e.getMessage());
+    }
+  }
+
+  private boolean isLeader() {
+    try {
+      return etcd.status().role() == MemberStatus.Role.Leader;
+    } catch (EtcdException e) {
+      return false;
+    }
+  }
+
+  private void becomeWriter() throws IOException, EtcdException {
+    List<Snapshot> existing = store.list();
+    Optional<Snapshot> lastFull = existing.stream().filter(Snapshot::isFull)
+        .max(Snapshot.ORDER);
+    Instant now = clock.instant();
+    if (lastFull.isEmpty() || !now.isBefore(nextFullAfter(lastFull.get().createdOn()))) {
+      takeFullAndRestartDeltas(false);
+      return;
+    }
+    long last = existing.stream().mapToLong(Snapshot::endRevision).max().orElse(0);
+    startDeltas(last + 1);
+    nextFull = nextFullAfter(lastFull.get().createdOn());
+    LOG.info("this member leads: deltas from revision {}, next full snapshot at {}", last + 1,
+        nextFull);
+  }
+
+  private Instant nextFullAfter(Instant last) {
+    return policy.fullSchedule().nextAfter(last.atZone(ZoneOffset.UTC)).toInstant();
+  }
+
+  private Snapshot takeFullAndRestartDeltas(boolean isFinal) throws IOException, EtcdException {
+    if (deltas != null && deltas.failure().isEmpty()) {
+      flushDeltas();
+    }
+    Snapshot full;
+    try {
+      full = fullSnapshotter.take(isFinal);
+    } catch (IOException | EtcdException | RuntimeException e) {
+      listener.failed(Snapshot.Kind.FULL, e);
+      throw e;
+    }
+    listener.written(full);
+    nextFull = nextFullAfter(full.createdOn());
+    stopDeltas();
+    startDeltas(full.endRevision() + 1);
+    return full;
+  }
+
+  private void startDeltas(long fromRevision) {
+    deltas = new DeltaSnapshotter(etcd, store, policy.compress(), clock,
+        policy.deltaMemoryLimitBytes(), fromRevision, () -> executor.execute(this::flushQuietly));
+    nextDelta = clock.instant().plus(policy.deltaPeriod());
+  }
+
+  private void stopDeltas() {
+    if (deltas != null) {
+      deltas.close();
+      deltas = null;
+      nextDelta = Instant.MAX;
+      nextFull = Instant.MAX;
+    }
+  }
+
+  private void flushQuietly() {
+    try {
+      if (deltas != null) {
+        flushDeltas();
+      }
+    } catch (IOException e) {
+      LOG.warn("delta snapshot failed: {}", e.getMessage());
+    }
+  }
+
+  private Optional<Snapshot> flushDeltas() throws IOException {
+    nextDelta = clock.instant().plus(policy.deltaPeriod());
+    try {
+      Optional<Snapshot> delta = deltas.flush();
+      delta.ifPresent(listener::written);
+      return delta;
+    } catch (IOException | RuntimeException e) {
+      listener.failed(Snapshot.Kind.INCR, e);
+      throw e;
+    }
+  }
+
+  private void collectGarbage() throws IOException {
+    nextGc = clock.instant().plus(policy.gcPeriod());
+    List<Snapshot> doomed = GarbageCollector.toDelete(store.list(), policy.gcPolicy(),
+        policy.maxBackups(), clock.instant());
+    for (Snapshot snapshot : doomed) {
+      store.delete(snapshot);
+    }
+    if (!doomed.isEmpty()) {
+      LOG.info("garbage collection deleted {} snapshots", doomed.size());
+    }
+  }
+
+  /** A full snapshot now (any member may take one; {@code isFinal} before hibernation). */
+  public Snapshot fullNow(boolean isFinal) throws Exception {
+    return onSnapshotThread(() -> {
+      if (deltas != null) {
+        return takeFullAndRestartDeltas(isFinal);
+      }
+      Snapshot full = fullSnapshotter.take(isFinal);
+      listener.written(full);
+      return full;
+    });
+  }
+
+  /** Writes the buffered deltas now; only the leader's agent keeps a delta buffer. */
+  public Optional<Snapshot> deltaNow() throws Exception {
+    return onSnapshotThread(() -> {
+      if (deltas == null) {
+        throw new IllegalStateException(
+            "this member is not the leader; delta snapshots are taken by the leader's agent");
+      }
+      return flushDeltas();
+    });
+  }
+
+  private <T> T onSnapshotThread(Callable<T> task) throws Exception {
+    try {
+      return executor.submit(task).get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (deltas != null) {
+      deltas.close();
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package cloud.gardener.druid.agent.it;
+
+import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
+import static cloud.gardener.druid.agent.testing.LocalEtcd.value;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.testing.AgentArgs;
+import cloud.gardener.druid.agent.testing.AgentProcess;
+import cloud.gardener.druid.agent.util.Files2;
+import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.api.AgentApi;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcd.jetcd.KV;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One agent with its etcd: backups while running, a full restore after the data is lost. */
+class SingleMemberAgentIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String HOST = "127.0.0.1";
+
+  @TempDir
+  Path work;
+  private List<String> args;
+  private int clientPort;
+  private int serverPort;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    clientPort = FreePorts.on(HOST);
+    int peerPort = FreePorts.on(HOST);
+    serverPort = FreePorts.on(HOST);
+    args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
+        "etcd-test-0=http://" + HOST + ":" + peerPort, work.resolve("data/new.etcd"));
+    args.addAll(AgentArgs.localStore(work.resolve("backups")));
+  }
+
+  private AgentProcess startAgent(String logName) throws Exception {
+    AgentProcess agent = new AgentProcess(args, HOST, serverPort, work.resolve(logName));
+    agent.awaitReady(Duration.ofSeconds(90));
+    return agent;
+  }
+
+  private MemberClient etcd() {
+    return new MemberClient(URI.create("http://" + HOST + ":" + clientPort), Optional.empty());
+  }
+
+  @Test
+  void everyKeyIsBackAfterTheDataDirectoryIsWiped() throws Exception {
+    try (AgentProcess agent = startAgent("agent-1.log"); MemberClient etcd = etcd()) {
+      putKeys(etcd, "/before/", 0, 10_000);
+      JsonNode full = JSON.readTree(agent.post(AgentApi.SNAPSHOT_FULL).body());
+      assertThat(full.path("kind").asText()).isEqualTo("Full");
+
+      putKeys(etcd, "/after/", 0, 500);
+      etcd.client().getKVClient().delete(cloud.gardener.druid.agent.testing.LocalEtcd
+          .bytes("/before/42")).get(10, TimeUnit.SECONDS);
+      long written = etcd.revision();
+      Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> JSON.readTree(
+          agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("deltaSnapshots")
+          .findValues("endRevision").stream().anyMatch(r -> r.asLong() >= written));
+
+      assertThat(agent.stop()).as("exit code after SIGTERM").isIn(0, 143);
+    }
+    Files2.deleteTree(work.resolve("data/new.etcd"));
+
+    try (AgentProcess agent = startAgent("agent-2.log"); MemberClient etcd = etcd()) {
+      assertThat(countPrefix(etcd, "/before/")).isEqualTo(9_999);
+      assertThat(countPrefix(etcd, "/after/")).isEqualTo(500);
+      assertThat(value(etcd, "/after/499")).hasValue("value-499");
+      assertThat(value(etcd, "/before/42")).isEmpty();
+      assertThat(agent.get(AgentApi.INITIALIZATION_STATUS).body()).isEqualTo("Successful");
+      assertThat(agent.log()).contains("initialisation done: RESTORED");
+      assertThat(agent.get(AgentApi.MEMBER_STATUS).body()).contains("\"role\":\"Leader\"");
+    }
+  }
+
+  @Test
+  void anUncleanExitIsFollowedByAFullValidationAndTheDataIsKept() throws Exception {
+    try (AgentProcess agent = startAgent("agent-1.log"); MemberClient etcd = etcd()) {
+      putKeys(etcd, "/k/", 0, 100);
+      agent.kill();
+    }
+    assertThat(work.resolve("data/new.etcd/druid-etcd-running")).exists();
+    try (AgentProcess agent = startAgent("agent-2.log"); MemberClient etcd = etcd()) {
+      assertThat(countPrefix(etcd, "/k/")).isEqualTo(100);
+      assertThat(agent.log()).contains("initialisation done: VALID_DATA");
+      assertThat(agent.stop()).as("exit code after SIGTERM").isIn(0, 143);
+    }
+    assertThat(work.resolve("data/new.etcd/druid-etcd-running")).doesNotExist();
+    assertThat(Files.exists(work.resolve("data/new.etcd/druid-guard.json"))).isTrue();
+  }
+
+  static void putKeys(MemberClient etcd, String prefix, int from, int count) throws Exception {
+    KV kv = etcd.client().getKVClient();
+    List<CompletableFuture<?>> batch = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      batch.add(kv.put(cloud.gardener.druid.agent.testing.LocalEtcd.bytes(prefix + i),
+          cloud.gardener.druid.agent.testing.LocalEtcd.bytes("value-" + i)));
+      if (batch.size() == 500) {
+        CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        batch.clear();
+      }
+    }
+    CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+  }
+}

@@ -49,7 +49,8 @@ public final class HttpAgentClient implements AgentClient {
         LOG.debug("agent {} status: HTTP {}", endpoint.member(), r.statusCode());
         return Optional.empty();
       }
-      return Optional.of(parseView(JSON.readTree(r.body())));
+      JsonNode body = JSON.readTree(r.body());
+      return body.path("etcd").isObject() ? Optional.of(parseView(body)) : Optional.empty();
     } catch (IOException e) {
       LOG.debug("agent {} status: {}", endpoint.member(), e.toString());
       return Optional.empty();
@@ -59,15 +60,24 @@ public final class HttpAgentClient implements AgentClient {
     }
   }
 
-  static AgentView parseView(JsonNode n) {
+  /**
+   * Reads the agent's member status: {@code {"name", "initialization", "etcd": {"id", "role",
+   * "clusterId", "leaderId", "raftIndex", "learner", ...}, "members": [{"id", "name",
+   * "learner"}]}}. A member whose etcd does not answer has no {@code etcd} object.
+   */
+  static AgentView parseView(JsonNode body) {
+    JsonNode n = body.path("etcd");
     List<AgentView.Membership> members = new ArrayList<>();
-    for (JsonNode m : n.path("members")) {
+    JsonNode list = body.has("members") ? body.path("members") : n.path("members");
+    for (JsonNode m : list) {
       members.add(new AgentView.Membership(m.path("id").asText(), m.path("name").asText(),
-          m.path("isLearner").asBoolean(m.path("learner").asBoolean(false))));
+          m.path("learner").asBoolean(m.path("isLearner").asBoolean(false))));
     }
-    return new AgentView(n.path("memberId").asText(n.path("id").asText()),
-        n.path("clusterId").asText(), n.path("role").asText(), n.path("leaderId").asText(),
-        n.path("raftIndex").asLong(), n.path("healthy").asBoolean(false), List.copyOf(members));
+    String role = n.path("learner").asBoolean(false) ? "Learner" : n.path("role").asText();
+    boolean healthy = n.isObject() && !n.path("leaderId").asText("").isEmpty()
+        && !"0".equals(n.path("leaderId").asText());
+    return new AgentView(n.path("id").asText(), n.path("clusterId").asText(), role,
+        n.path("leaderId").asText(), n.path("raftIndex").asLong(), healthy, List.copyOf(members));
   }
 
   @Override

@@ -1,88 +1,100 @@
 package cloud.gardener.druid.operator.model;
 
+import cloud.gardener.druid.api.types.Quantities;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
+import cloud.gardener.druid.api.v1alpha1.SharedConfig;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The arguments of {@code druid agent} in a member container. The agent learns its own pod
- * from the downward API (POD_NAME, POD_NAMESPACE, POD_IP) and everything cluster-wide from
- * these arguments and the mounted etcd config.
+ * from the downward API (POD_NAME, POD_NAMESPACE, POD_IP); everything cluster-wide comes from
+ * these arguments. They are part of the member revision, except the bootstrap member count
+ * ({@link #bootstrapReplicas}), which only matters when a cluster is first formed.
  */
 public final class AgentArgs {
 
   private AgentArgs() {
   }
 
+  /** The argument telling a new member how many members the cluster is formed with. */
+  public static String bootstrapReplicas(int replicas) {
+    return "--replicas=" + replicas;
+  }
+
   public static List<String> build(Etcd etcd) {
     EtcdNames names = EtcdNames.of(etcd);
+    EtcdConfig ec = EtcdDefaults.etcd(etcd);
     BackupSpec backup = EtcdDefaults.backup(etcd);
     List<String> args = new ArrayList<>();
     args.add("agent");
     add(args, "etcd-name", names.etcd());
-    add(args, "peer-service", names.peerService());
-    add(args, "config-file", MemberLayout.CONFIG_FILE);
-    add(args, "data-dir", MemberLayout.DATA_DIR);
-    add(args, "port", EtcdDefaults.agentPort(etcd));
+    add(args, "client-port", EtcdDefaults.clientPort(etcd));
+    add(args, "peer-port", EtcdDefaults.peerPort(etcd));
+    add(args, "server-port", EtcdDefaults.agentPort(etcd));
+    add(args, "data-dir", MemberLayout.ETCD_DATA_DIR);
+    add(args, "quota-backend-bytes", Quantities.bytesLong(
+        Optional.ofNullable(ec.getQuota()).orElseGet(() -> new Quantity(EtcdDefaults.QUOTA))));
+    add(args, "snapshot-count",
+        Optional.ofNullable(ec.getSnapshotCount()).orElse(EtcdDefaults.SNAPSHOT_COUNT));
+    if (ec.getHeartbeatDuration() != null && ec.getHeartbeatDuration().isValid()) {
+      add(args, "heartbeat-interval", ec.getHeartbeatDuration().text());
+    }
+    SharedConfig shared = etcd.getSpec().getSharedConfig();
+    if (shared != null && shared.getAutoCompactionMode() != null) {
+      add(args, "auto-compaction-mode", shared.getAutoCompactionMode().name().toLowerCase());
+    }
+    if (shared != null && shared.getAutoCompactionRetention() != null) {
+      add(args, "auto-compaction-retention", shared.getAutoCompactionRetention());
+    }
+    if (EtcdDefaults.clientTls(etcd)) {
+      add(args, "client-tls-dir", MemberLayout.CLIENT_TLS_DIR);
+    }
+    if (EtcdDefaults.peerTls(etcd)) {
+      add(args, "peer-tls-dir", MemberLayout.PEER_TLS_DIR);
+    }
     if (EtcdDefaults.agentTls(etcd)) {
-      add(args, "tls-cert-file", MemberLayout.AGENT_TLS_SERVER + "/tls.crt");
-      add(args, "tls-key-file", MemberLayout.AGENT_TLS_SERVER + "/tls.key");
+      add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR);
     }
-    if (EtcdDefaults.clientTls(etcd) && etcd.getSpec().getEtcd().getClientUrlTls().getClientTLSSecretRef() != null) {
-      add(args, "etcd-client-cert-dir", MemberLayout.CLIENT_TLS_CLIENT);
-      add(args, "etcd-ca-file", MemberLayout.CLIENT_TLS_CA + "/"
-          + EtcdConfigMapBuilder.caKey(etcd.getSpec().getEtcd().getClientUrlTls().getTlsCASecretRef()));
+    if (backup.getStore() != null) {
+      store(args, backup);
     }
-    StoreSpec store = backup.getStore();
-    if (store != null) {
-      addStore(args, store);
-      add(args, "full-snapshot-schedule", text(backup.getFullSnapshotSchedule(),
-          EtcdDefaults.FULL_SNAPSHOT_SCHEDULE));
-      add(args, "delta-snapshot-period", text(backup.getDeltaSnapshotPeriod(),
-          EtcdDefaults.DELTA_SNAPSHOT_PERIOD));
-      add(args, "delta-snapshot-memory-limit", backup.getDeltaSnapshotMemoryLimit() == null
-          ? EtcdDefaults.DELTA_SNAPSHOT_MEMORY_LIMIT : backup.getDeltaSnapshotMemoryLimit().toString());
-      add(args, "garbage-collection-policy", backup.getGarbageCollectionPolicy() == null
-          ? "Exponential" : backup.getGarbageCollectionPolicy().name());
-      add(args, "garbage-collection-period", text(backup.getGarbageCollectionPeriod(),
-          EtcdDefaults.GARBAGE_COLLECTION_PERIOD));
-      add(args, "max-backups", backup.getMaxBackupsLimitBasedGC() == null
-          ? EtcdDefaults.MAX_BACKUPS : backup.getMaxBackupsLimitBasedGC());
-      boolean compress = backup.getCompression() == null
-          || !Boolean.FALSE.equals(backup.getCompression().getEnabled());
-      add(args, "compress", compress);
-    }
-    add(args, "defragmentation-schedule", text(EtcdDefaults.etcd(etcd).getDefragmentationSchedule(),
+    add(args, "defragmentation-schedule", text(ec.getDefragmentationSchedule(),
         EtcdDefaults.DEFRAGMENTATION_SCHEDULE));
     return List.copyOf(args);
   }
 
-  private static void addStore(List<String> args, StoreSpec store) {
-    var provider = store.getProvider() == null ? null : store.getProvider().canonical();
-    add(args, "store-provider", provider == null ? "Local" : providerName(provider));
-    if (store.getContainer() != null) {
-      add(args, "store-container", store.getContainer());
-    }
+  private static void store(List<String> args, BackupSpec backup) {
+    StoreSpec store = backup.getStore();
+    boolean local = LocalStore.isLocal(store);
+    add(args, "store-provider", local ? "Local" : "S3");
+    add(args, "store-container", local ? MemberLayout.LOCAL_STORE_DIR : store.getContainer());
     add(args, "store-prefix", store.getPrefix());
     if (store.getEndpointOverride() != null) {
-      add(args, "store-endpoint", store.getEndpointOverride());
+      add(args, "store-endpoint-override", store.getEndpointOverride());
     }
     if (store.getSecretRef() != null) {
       add(args, "store-secret-dir", MemberLayout.STORE_SECRET_DIR);
     }
-    if (provider == null || provider == cloud.gardener.druid.api.v1alpha1.StorageProvider.LOCAL) {
-      add(args, "local-store-dir", MemberLayout.LOCAL_STORE_DIR);
-    }
-  }
-
-  private static String providerName(cloud.gardener.druid.api.v1alpha1.StorageProvider p) {
-    return switch (p) {
-      case LOCAL -> "Local";
-      case SWIFT -> "Swift";
-      default -> p.name();
-    };
+    add(args, "full-snapshot-schedule", text(backup.getFullSnapshotSchedule(),
+        EtcdDefaults.FULL_SNAPSHOT_SCHEDULE));
+    add(args, "delta-snapshot-period", text(backup.getDeltaSnapshotPeriod(),
+        EtcdDefaults.DELTA_SNAPSHOT_PERIOD));
+    add(args, "delta-snapshot-memory-limit", text(backup.getDeltaSnapshotMemoryLimit(),
+        EtcdDefaults.DELTA_SNAPSHOT_MEMORY_LIMIT));
+    add(args, "garbage-collection-policy", backup.getGarbageCollectionPolicy() == null
+        ? "Exponential" : backup.getGarbageCollectionPolicy().name());
+    add(args, "garbage-collection-period", text(backup.getGarbageCollectionPeriod(),
+        EtcdDefaults.GARBAGE_COLLECTION_PERIOD));
+    add(args, "max-backups", Optional.ofNullable(backup.getMaxBackupsLimitBasedGC())
+        .orElse(EtcdDefaults.MAX_BACKUPS));
+    add(args, "compress-snapshots", backup.getCompression() == null
+        || !Boolean.FALSE.equals(backup.getCompression().getEnabled()));
   }
 
   private static String text(Object value, String fallback) {

@@ -59,7 +59,7 @@ public final class EtcdConfigMapBuilder {
     int replicas = Math.max(1, EtcdDefaults.replicas(etcd));
 
     Map<String, Object> c = new LinkedHashMap<>();
-    c.put("data-dir", MemberLayout.DATA_DIR + "/new.etcd");
+    c.put("data-dir", MemberLayout.ETCD_DATA_DIR);
     c.put("metrics", ec.getMetrics() == null ? "basic" : ec.getMetrics().name().toLowerCase());
     c.put("snapshot-count",
         Optional.ofNullable(ec.getSnapshotCount()).orElse(EtcdDefaults.SNAPSHOT_COUNT));
@@ -86,12 +86,10 @@ public final class EtcdConfigMapBuilder {
       c.put("backend-bbolt-freelist-type", ec.getBackendBboltFreelistType().name().toLowerCase());
     }
     if (EtcdDefaults.clientTls(etcd)) {
-      c.put("client-transport-security", tls(ec.getClientUrlTls().getTlsCASecretRef(),
-          MemberLayout.CLIENT_TLS_CA, MemberLayout.CLIENT_TLS_SERVER));
+      c.put("client-transport-security", tls(MemberLayout.CLIENT_TLS_DIR));
     }
     if (EtcdDefaults.peerTls(etcd)) {
-      c.put("peer-transport-security", tls(ec.getPeerUrlTls().getTlsCASecretRef(),
-          MemberLayout.PEER_TLS_CA, MemberLayout.PEER_TLS_SERVER));
+      c.put("peer-transport-security", tls(MemberLayout.PEER_TLS_DIR));
     }
     return c;
   }
@@ -100,12 +98,12 @@ public final class EtcdConfigMapBuilder {
     return Serialization.asYaml(config).replaceFirst("^---\n", "");
   }
 
-  private static Map<String, Object> tls(KeyedSecretReference ca, String caDir, String serverDir) {
+  private static Map<String, Object> tls(String dir) {
     Map<String, Object> t = new LinkedHashMap<>();
-    t.put("cert-file", serverDir + "/tls.crt");
-    t.put("key-file", serverDir + "/tls.key");
+    t.put("cert-file", dir + "/tls.crt");
+    t.put("key-file", dir + "/tls.key");
     t.put("client-cert-auth", true);
-    t.put("trusted-ca-file", caDir + "/" + caKey(ca));
+    t.put("trusted-ca-file", dir + "/" + MemberLayout.DEFAULT_CA_KEY);
     t.put("auto-tls", false);
     return t;
   }

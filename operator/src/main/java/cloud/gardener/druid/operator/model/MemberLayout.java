@@ -5,16 +5,15 @@ public final class MemberLayout {
 
   public static final String CONTAINER = "etcd";
   public static final String DATA_DIR = "/var/etcd/data";
+  /** etcd's own directory within the volume (upstream's layout). */
+  public static final String ETCD_DATA_DIR = DATA_DIR + "/new.etcd";
   public static final String CONFIG_DIR = "/var/etcd/config";
   public static final String CONFIG_FILE = CONFIG_DIR + "/etcd.conf.yaml";
   public static final String CONFIG_KEY = "etcd.conf.yaml";
-  public static final String CLIENT_TLS_CA = "/var/etcd/ssl/client/ca";
-  public static final String CLIENT_TLS_SERVER = "/var/etcd/ssl/client/server";
-  public static final String CLIENT_TLS_CLIENT = "/var/etcd/ssl/client/client";
-  public static final String PEER_TLS_CA = "/var/etcd/ssl/peer/ca";
-  public static final String PEER_TLS_SERVER = "/var/etcd/ssl/peer/server";
-  public static final String AGENT_TLS_CA = "/var/etcd/ssl/agent/ca";
-  public static final String AGENT_TLS_SERVER = "/var/etcd/ssl/agent/server";
+  /** Each TLS directory holds ca.crt, tls.crt and tls.key, projected from the two secrets. */
+  public static final String CLIENT_TLS_DIR = "/var/etcd/ssl/client";
+  public static final String PEER_TLS_DIR = "/var/etcd/ssl/peer";
+  public static final String AGENT_TLS_DIR = "/var/etcd/ssl/agent";
   public static final String STORE_SECRET_DIR = "/var/etcd-backup/secret";
   public static final String LOCAL_STORE_DIR = "/var/etcd-backup/local";
   public static final String DEFAULT_CA_KEY = "ca.crt";

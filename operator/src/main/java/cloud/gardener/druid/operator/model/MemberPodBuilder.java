@@ -52,6 +52,9 @@ public final class MemberPodBuilder {
         .endMetadata()
         .editSpec()
           .withHostname(names.member(ordinal))
+          .editFirstContainer()
+            .addToArgs(AgentArgs.bootstrapReplicas(EtcdDefaults.replicas(etcd)))
+          .endContainer()
           .addToVolumes(new VolumeBuilder().withName(DATA_VOLUME)
               .withNewPersistentVolumeClaim().withClaimName(names.pvc(ordinal)).endPersistentVolumeClaim()
               .build())
@@ -129,12 +132,15 @@ public final class MemberPodBuilder {
     mounts.add(mount(DATA_VOLUME, MemberLayout.DATA_DIR));
     mounts.add(mount("etcd-config", MemberLayout.CONFIG_DIR));
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
-    tlsMounts(mounts, "client", ec.getClientUrlTls(), MemberLayout.CLIENT_TLS_CA,
-        MemberLayout.CLIENT_TLS_SERVER, MemberLayout.CLIENT_TLS_CLIENT);
-    tlsMounts(mounts, "peer", ec.getPeerUrlTls(), MemberLayout.PEER_TLS_CA,
-        MemberLayout.PEER_TLS_SERVER, null);
-    tlsMounts(mounts, "agent", EtcdDefaults.backup(etcd).getTls(), MemberLayout.AGENT_TLS_CA,
-        MemberLayout.AGENT_TLS_SERVER, null);
+    if (ec.getClientUrlTls() != null) {
+      mounts.add(mount("client-tls", MemberLayout.CLIENT_TLS_DIR));
+    }
+    if (ec.getPeerUrlTls() != null) {
+      mounts.add(mount("peer-tls", MemberLayout.PEER_TLS_DIR));
+    }
+    if (EtcdDefaults.backup(etcd).getTls() != null) {
+      mounts.add(mount("agent-tls", MemberLayout.AGENT_TLS_DIR));
+    }
     var store = EtcdDefaults.backup(etcd).getStore();
     if (store != null && store.getSecretRef() != null) {
       mounts.add(mount("store-secret", MemberLayout.STORE_SECRET_DIR));
@@ -145,27 +151,15 @@ public final class MemberPodBuilder {
     return mounts;
   }
 
-  private static void tlsMounts(List<VolumeMount> mounts, String prefix, TLSConfig tls,
-      String caDir, String serverDir, String clientDir) {
-    if (tls == null) {
-      return;
-    }
-    mounts.add(mount(prefix + "-ca", caDir));
-    mounts.add(mount(prefix + "-server-tls", serverDir));
-    if (clientDir != null && tls.getClientTLSSecretRef() != null) {
-      mounts.add(mount(prefix + "-client-tls", clientDir));
-    }
-  }
-
   private static List<Volume> volumes(Etcd etcd, OperatorSettings settings) {
     EtcdNames names = EtcdNames.of(etcd);
     List<Volume> volumes = new ArrayList<>();
     volumes.add(new VolumeBuilder().withName("etcd-config")
         .withNewConfigMap().withName(names.configMap()).endConfigMap().build());
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
-    tlsVolumes(volumes, "client", ec.getClientUrlTls(), true);
-    tlsVolumes(volumes, "peer", ec.getPeerUrlTls(), false);
-    tlsVolumes(volumes, "agent", EtcdDefaults.backup(etcd).getTls(), false);
+    tlsVolume(volumes, "client-tls", ec.getClientUrlTls());
+    tlsVolume(volumes, "peer-tls", ec.getPeerUrlTls());
+    tlsVolume(volumes, "agent-tls", EtcdDefaults.backup(etcd).getTls());
     var store = EtcdDefaults.backup(etcd).getStore();
     if (store != null && store.getSecretRef() != null) {
       volumes.add(secretVolume("store-secret", store.getSecretRef().getName()));
@@ -178,15 +172,21 @@ public final class MemberPodBuilder {
     return volumes;
   }
 
-  private static void tlsVolumes(List<Volume> volumes, String prefix, TLSConfig tls, boolean client) {
+  /** One directory with ca.crt (from the CA secret's data key), tls.crt and tls.key. */
+  private static void tlsVolume(List<Volume> volumes, String name, TLSConfig tls) {
     if (tls == null) {
       return;
     }
-    volumes.add(secretVolume(prefix + "-ca", tls.getTlsCASecretRef().getName()));
-    volumes.add(secretVolume(prefix + "-server-tls", tls.getServerTLSSecretRef().getName()));
-    if (client && tls.getClientTLSSecretRef() != null) {
-      volumes.add(secretVolume(prefix + "-client-tls", tls.getClientTLSSecretRef().getName()));
-    }
+    String caKey = EtcdConfigMapBuilder.caKey(tls.getTlsCASecretRef());
+    volumes.add(new VolumeBuilder().withName(name).withNewProjected()
+        .addNewSource().withNewSecret().withName(tls.getTlsCASecretRef().getName())
+          .addNewItem().withKey(caKey).withPath(MemberLayout.DEFAULT_CA_KEY).endItem()
+        .endSecret().endSource()
+        .addNewSource().withNewSecret().withName(tls.getServerTLSSecretRef().getName())
+          .addNewItem().withKey("tls.crt").withPath("tls.crt").endItem()
+          .addNewItem().withKey("tls.key").withPath("tls.key").endItem()
+        .endSecret().endSource()
+        .endProjected().build());
   }
 
   private static Volume secretVolume(String name, String secret) {

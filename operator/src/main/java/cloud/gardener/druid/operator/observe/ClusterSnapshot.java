@@ -51,6 +51,7 @@ public record ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desir
    */
   public int votingMembers() {
     return members.stream().flatMap(m -> m.agent().stream())
+        .filter(a -> !a.members().isEmpty())
         .mapToInt(a -> (int) a.members().stream().filter(x -> !x.learner()).count())
         .max().orElse(wanted().size());
   }

@@ -34,6 +34,7 @@ class MemberPodBuilderTest {
     assertThat(pod.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(o -> assertThat(o.getController()).isTrue());
     assertThat(pod.getSpec().getContainers().get(0).getArgs()).first().isEqualTo("agent");
+    assertThat(pod.getSpec().getContainers().get(0).getArgs()).contains("--replicas=3");
   }
 
   @Test
@@ -49,6 +50,8 @@ class MemberPodBuilderTest {
     String base = MemberPodBuilder.revision(etcd, settings);
 
     etcd.getSpec().setReplicas(5);
+    assertThat(MemberPodBuilder.build(etcd, settings, 4).getSpec().getContainers().get(0).getArgs())
+        .contains("--replicas=5");
     etcd.getSpec().setStorageCapacity(new Quantity("50Gi"));
     assertThat(MemberPodBuilder.revision(etcd, settings)).isEqualTo(base);
 
@@ -75,8 +78,10 @@ class MemberPodBuilderTest {
     etcd.getSpec().getEtcd().setPeerUrlTls(tls);
 
     Pod pod = MemberPodBuilder.build(etcd, settings, 0);
-    assertThat(pod.getSpec().getVolumes()).extracting(v -> v.getSecret() == null ? null : v.getSecret().getSecretName())
-        .contains("peer-ca", "peer-server");
+    assertThat(pod.getSpec().getVolumes()).filteredOn(v -> "peer-tls".equals(v.getName()))
+        .singleElement().satisfies(v -> assertThat(v.getProjected().getSources())
+            .extracting(src -> src.getSecret().getName()).containsExactly("peer-ca", "peer-server"));
+    assertThat(pod.getSpec().getContainers().get(0).getArgs()).contains("--peer-tls-dir=/var/etcd/ssl/peer");
     assertThat(MemberPodBuilder.revision(etcd, settings)).isNotEqualTo(plain);
     assertThat(EtcdConfigMapBuilder.build(etcd).getData().get(MemberLayout.CONFIG_KEY))
         .contains("https://e-0.e-peer.ns.svc:2380", "peer-transport-security");

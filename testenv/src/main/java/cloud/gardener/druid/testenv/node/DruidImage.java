@@ -50,6 +50,16 @@ public final class DruidImage implements ImageRuntime {
     return new DruidImage(image, null, classpath, Map.copyOf(mainClasses));
   }
 
+  /**
+   * Our image ships etcd beside the agent; here the agent finds the built etcd through
+   * {@code DRUID_ETCD_BIN_DIR}.
+   */
+  @Override
+  public Map<String, String> imageEnv() {
+    return Map.of("DRUID_ETCD_BIN_DIR",
+        cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries.directory().toString());
+  }
+
   @Override
   public boolean handles(String candidate) {
     return ImageRuntime.repository(candidate).equals(ImageRuntime.repository(image));

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.testenv.node;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Maps a container image to a local command line: the node simulator's "container runtime".
@@ -14,6 +15,11 @@ public interface ImageRuntime {
 
   /** The argv of the container's main process. */
   List<String> commandLine(List<String> command, List<String> args);
+
+  /** Environment the image itself defines (its ENV lines); the container's env overrides it. */
+  default Map<String, String> imageEnv() {
+    return Map.of();
+  }
 
   /** The argv of an exec probe's command run "inside" the container. */
   default List<String> execCommandLine(List<String> command) {

@@ -63,8 +63,9 @@ public final class AgentOptions {
   @Option(names = "--data-dir", defaultValue = "/var/etcd/data/new.etcd")
   Path dataDir;
 
-  @Option(names = "--etcd-bin-dir", defaultValue = "/usr/local/bin",
-      description = "Directory holding the etcd and etcdutl binaries.")
+  @Option(names = "--etcd-bin-dir", defaultValue = "${env:DRUID_ETCD_BIN_DIR:-/usr/local/bin}",
+      description = "Directory holding the etcd and etcdutl binaries. Default:"
+          + " $DRUID_ETCD_BIN_DIR, else /usr/local/bin.")
   Path etcdBinDir;
 
   @Option(names = "--quota-backend-bytes", defaultValue = "8Gi")

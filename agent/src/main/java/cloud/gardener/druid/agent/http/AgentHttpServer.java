@@ -162,6 +162,11 @@ public final class AgentHttpServer implements AutoCloseable {
     body.put("initialization", agent.initStatus().name());
     body.put("initializationError", agent.initError());
     body.put("etcd", agent.client().isPresent() ? etcd().status() : null);
+    if (agent.client().isPresent()) {
+      body.put("members", etcd().members().stream().map(m -> Map.of(
+          "id", MemberStatus.hex(m.getId()), "name", m.getName(), "learner", m.isLearner()))
+          .toList());
+    }
     json(e, agent.client().isPresent() ? 200 : 503, body);
   }
 

@@ -4,7 +4,6 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
-import io.etcd.jetcd.cluster.Member;
 import java.net.URI;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,8 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * After joining as a learner, asks a voting member to promote this member every two
- * seconds until etcd accepts (it refuses while the learner is behind the leader).
+ * After joining as a learner, asks the other members (learners cannot list members) to
+ * promote this member every two seconds until etcd accepts (it refuses while the learner is
+ * behind the leader).
  */
 final class LearnerPromoter implements AutoCloseable {
 
@@ -43,11 +43,20 @@ final class LearnerPromoter implements AutoCloseable {
         return;
       }
       long id = MemberStatus.parseHex(status.id());
-      for (Member voter : self.members()) {
-        if (!voter.isLearner() && !voter.getClientURIs().isEmpty()) {
-          promoteVia(voter.getClientURIs().get(0), id);
-          return;
+      EtcdException last = null;
+      for (var peer : member.initialCluster().entrySet()) {
+        if (peer.getKey().equals(member.name())) {
+          continue;
         }
+        try {
+          promoteVia(member.clientUrlOf(peer.getValue()), id);
+          return;
+        } catch (EtcdException e) {
+          last = e;
+        }
+      }
+      if (last != null) {
+        throw last;
       }
     } catch (EtcdException e) {
       LOG.info("learner {} not promoted yet: {}", member.name(), e.getMessage());

@@ -51,8 +51,18 @@ public final class MemberClient implements AutoCloseable {
     StatusResponse status = await(client.getMaintenanceClient().statusMember(endpoint.toString()),
         "get the status of " + endpoint);
     long self = status.getHeader().getMemberId();
-    Optional<Member> me = members().stream().filter(m -> m.getId() == self).findFirst();
-    boolean learner = me.map(Member::isLearner).orElse(false);
+    Optional<Member> me;
+    boolean learner;
+    try {
+      me = members().stream().filter(m -> m.getId() == self).findFirst();
+      learner = me.map(Member::isLearner).orElse(false);
+    } catch (EtcdException e) {
+      if (!e.getMessage().contains("not supported for learner")) {
+        throw e;
+      }
+      me = Optional.empty();
+      learner = true;
+    }
     MemberStatus.Role role = learner ? MemberStatus.Role.Learner
         : status.getLeader() == self ? MemberStatus.Role.Leader : MemberStatus.Role.Member;
     return new MemberStatus(hex(self), me.map(Member::getName).orElse(""), role,

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One agent with its etcd: backups while running, a full restore after the data is lost. */
@@ -35,12 +36,14 @@ class SingleMemberAgentIT {
 
   @TempDir
   Path work;
+  private Path logs;
   private List<String> args;
   private int clientPort;
   private int serverPort;
 
   @BeforeEach
-  void setUp() throws Exception {
+  void setUp(TestInfo test) throws Exception {
+    logs = AgentProcess.logDir("SingleMemberAgentIT-" + test.getTestMethod().get().getName());
     clientPort = FreePorts.on(HOST);
     int peerPort = FreePorts.on(HOST);
     serverPort = FreePorts.on(HOST);
@@ -50,7 +53,7 @@ class SingleMemberAgentIT {
   }
 
   private AgentProcess startAgent(String logName) throws Exception {
-    AgentProcess agent = new AgentProcess(args, HOST, serverPort, work.resolve(logName));
+    AgentProcess agent = new AgentProcess(args, HOST, serverPort, logs.resolve(logName));
     agent.awaitReady(Duration.ofSeconds(90));
     return agent;
   }

@@ -43,6 +43,13 @@ public final class AgentProcess implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
   }
 
+  /** A directory for logs that outlives the test's temporary directory (target/it-logs). */
+  public static Path logDir(String test) throws IOException {
+    Path dir = Paths.get("target", "it-logs", test);
+    cloud.gardener.druid.agent.util.Files2.deleteTree(dir);
+    return Files.createDirectories(dir);
+  }
+
   public Process process() {
     return process;
   }

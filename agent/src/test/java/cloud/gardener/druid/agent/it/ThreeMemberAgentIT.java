@@ -1,0 +1,137 @@
+package cloud.gardener.druid.agent.it;
+
+import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.init.GuardFile;
+import cloud.gardener.druid.agent.testing.AgentArgs;
+import cloud.gardener.druid.agent.testing.AgentProcess;
+import cloud.gardener.druid.agent.util.Files2;
+import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.api.AgentApi;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three agents with their etcds, each on its own loopback address (as pods have their own
+ * IP), the same ports on each: a wiped member rejoins as a learner and is promoted; a member
+ * whose data belongs to another Etcd refuses to start.
+ */
+class ThreeMemberAgentIT {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String[] HOSTS = {"127.0.0.11", "127.0.0.12", "127.0.0.13"};
+
+  @TempDir
+  Path work;
+  private Path logs;
+  private int clientPort;
+  private int peerPort;
+  private int serverPort;
+  private String initialCluster;
+  private final AgentProcess[] agents = new AgentProcess[3];
+  private final List<AgentProcess> started = new ArrayList<>();
+
+  @BeforeEach
+  void startCluster(TestInfo test) throws Exception {
+    logs = AgentProcess.logDir("ThreeMemberAgentIT-" + test.getTestMethod().get().getName());
+    clientPort = FreePorts.on(HOSTS[0]);
+    peerPort = FreePorts.on(HOSTS[0]);
+    serverPort = FreePorts.on(HOSTS[0]);
+    List<String> members = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      members.add(name(i) + "=http://" + HOSTS[i] + ":" + peerPort);
+    }
+    initialCluster = String.join(",", members);
+    for (int i = 0; i < 3; i++) {
+      agents[i] = start(i, "agent-" + i + ".log");
+    }
+    for (AgentProcess agent : agents) {
+      agent.awaitReady(Duration.ofSeconds(90));
+    }
+  }
+
+  @AfterEach
+  void stopAll() throws Exception {
+    for (AgentProcess agent : started) {
+      agent.close();
+    }
+  }
+
+  private static String name(int i) {
+    return "etcd-test-" + i;
+  }
+
+  private Path dataDir(int i) {
+    return work.resolve("member-" + i + "/new.etcd");
+  }
+
+  private AgentProcess start(int i, String log) throws Exception {
+    AgentProcess agent = new AgentProcess(AgentArgs.member(name(i), HOSTS[i], clientPort,
+        peerPort, serverPort, initialCluster, dataDir(i)), HOSTS[i], serverPort,
+        logs.resolve(log));
+    started.add(agent);
+    return agent;
+  }
+
+  private MemberClient etcd(int i) {
+    return new MemberClient(URI.create("http://" + HOSTS[i] + ":" + clientPort),
+        Optional.empty());
+  }
+
+  private JsonNode status(int i) throws Exception {
+    return JSON.readTree(agents[i].get(AgentApi.MEMBER_STATUS).body()).path("etcd");
+  }
+
+  @Test
+  void aWipedMemberRejoinsAsALearnerIsPromotedAndServesAllData() throws Exception {
+    try (MemberClient etcd = etcd(0)) {
+      SingleMemberAgentIT.putKeys(etcd, "/data/", 0, 2_000);
+    }
+    String oldId = status(2).path("id").asText();
+    agents[2].stop();
+    Files2.deleteTree(dataDir(2));
+    try (MemberClient etcd = etcd(0)) {
+      SingleMemberAgentIT.putKeys(etcd, "/data/", 2_000, 500);
+    }
+
+    agents[2] = start(2, "agent-2-rejoined.log");
+    agents[2].awaitReady(Duration.ofSeconds(90));
+    Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+        .until(() -> status(2).path("role").asText().equals("Member"));
+
+    assertThat(agents[2].log()).contains("initialisation done: JOINED_AS_LEARNER")
+        .contains("promoted learner etcd-test-2");
+    assertThat(status(2).path("id").asText()).isNotEqualTo(oldId);
+    try (MemberClient etcd = etcd(2)) {
+      assertThat(countPrefix(etcd, "/data/")).isEqualTo(2_500);
+      assertThat(etcd.members()).hasSize(3).noneMatch(m -> m.isLearner());
+    }
+  }
+
+  @Test
+  void aMemberWithTheDataOfAnotherEtcdRefusesToStart() throws Exception {
+    agents[1].stop();
+    new GuardFile("other-namespace", "etcd-other").writeTo(dataDir(1));
+
+    AgentProcess refused = start(1, "agent-1-refused.log");
+    assertThat(refused.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(refused.process().exitValue()).isEqualTo(2);
+    assertThat(refused.log()).contains("refusing to start: the data directory " + dataDir(1)
+        + " belongs to Etcd other-namespace/etcd-other, not to default/etcd-test");
+  }
+}

@@ -41,6 +41,7 @@ public final class OperatorHarness implements AutoCloseable {
       client.resource(crd).fieldManager("etcd-druid-tests").forceConflicts().serverSideApply();
       client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
           .waitUntilCondition(c -> c != null && c.getStatus() != null
+              && c.getStatus().getConditions() != null
               && c.getStatus().getConditions().stream().anyMatch(
                   x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
               60, TimeUnit.SECONDS);

@@ -45,7 +45,7 @@ final class DeltaApplier {
       if (eventRevision > revision) {
         if (eventRevision != revision + 1) {
           throw new RestoreException("missing revisions " + (revision + 1) + ".."
-              + (eventRevision - 1) + " before " + source + "; nothing was restored");
+              + (eventRevision - 1) + " before " + source + "; the data directory was left unchanged");
         }
         commit(events.subList(i, end), eventRevision, source);
       }
@@ -76,7 +76,7 @@ final class DeltaApplier {
     if (got != expected) {
       throw new RestoreException("replaying " + source + " produced revision " + got
           + " instead of " + expected + " (a delete of a missing key? the snapshots do not"
-          + " fit together); nothing was restored");
+          + " fit together); the data directory was left unchanged");
     }
     revision = got;
   }

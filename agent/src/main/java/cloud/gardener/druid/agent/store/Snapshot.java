@@ -25,6 +25,11 @@ public record Snapshot(
   private static final Pattern NAME = Pattern.compile(
       "(Full|Incr)-(\\d{8,})-(\\d{8,})-(\\d+)(\\.gz|\\.zlib|\\.Z)?(\\.final)?");
 
+  /** Names carry whole seconds, so a snapshot equals the one parsed back from its name. */
+  public Snapshot {
+    createdOn = createdOn.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+  }
+
   public enum Kind {
     FULL("Full"), INCR("Incr");
 

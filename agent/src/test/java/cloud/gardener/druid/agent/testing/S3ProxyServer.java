@@ -27,6 +27,11 @@ public final class S3ProxyServer implements AutoCloseable {
   private final Path secretDir;
 
   public S3ProxyServer(Path workDir) throws Exception {
+    this(workDir, 0);
+  }
+
+  /** On a given port (0: any free one), e.g. to come back where a stopped server was. */
+  public S3ProxyServer(Path workDir, int port) throws Exception {
     Path blobs = Files.createDirectories(workDir.resolve("blobs"));
     Properties properties = new Properties();
     properties.setProperty("jclouds.filesystem.basedir", blobs.toString());
@@ -34,7 +39,7 @@ public final class S3ProxyServer implements AutoCloseable {
         .build(BlobStoreContext.class);
     proxy = S3Proxy.builder()
         .blobStore(context.getBlobStore())
-        .endpoint(URI.create("http://127.0.0.1:0"))
+        .endpoint(URI.create("http://127.0.0.1:" + port))
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
         .build();
     proxy.start();

@@ -17,8 +17,9 @@ import java.util.stream.IntStream;
 
 /**
  * The ConfigMap {@code <etcd>-config} with {@code etcd.conf.yaml}: the cluster-wide etcd
- * configuration. Per-member values (name, advertise URLs, initial-cluster-state) are filled
- * in by each member's agent, which knows its own pod.
+ * configuration, as upstream publishes it. Its checksum is part of the member revision. The
+ * agent computes per-member values (name, listen and advertise URLs on its pod address,
+ * initial-cluster-state) itself; listen addresses are not published here.
  */
 public final class EtcdConfigMapBuilder {
 
@@ -66,8 +67,10 @@ public final class EtcdConfigMapBuilder {
     c.put("quota-backend-bytes", Quantities.bytesLong(
         Optional.ofNullable(ec.getQuota()).orElseGet(() -> new Quantity(EtcdDefaults.QUOTA))));
     c.put("enable-grpc-gateway", Boolean.TRUE.equals(ec.getEnableGRPCGateway()));
-    c.put("listen-client-urls", clientScheme + "://0.0.0.0:" + clientPort);
-    c.put("listen-peer-urls", peerScheme + "://0.0.0.0:" + peerPort);
+    c.put("client-scheme", clientScheme);
+    c.put("client-port", clientPort);
+    c.put("peer-scheme", peerScheme);
+    c.put("peer-port", peerPort);
     c.put("initial-cluster-token", "etcd-cluster");
     c.put("initial-cluster-state", "new");
     c.put("initial-cluster", IntStream.range(0, replicas)

@@ -1,0 +1,146 @@
+package cloud.gardener.druid.operator.it;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.model.EtcdLabels;
+import cloud.gardener.druid.operator.model.MemberPodBuilder;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Records every version of an Etcd and every change of its member pods, as the API server
+ * reports them, and checks the rollout invariant over the merged history ordered by
+ * resourceVersion: no Etcd version that satisfies the completion predicate may exist while a
+ * member pod of an older revision exists or a member pod is not ready.
+ */
+final class RolloutRecorder implements AutoCloseable {
+
+  private record Entry(BigInteger version, String kind, String action, HasMetadata object) {
+  }
+
+  private final List<Entry> entries = new ArrayList<>();
+  private final List<Watch> watches = new ArrayList<>();
+  private final OperatorSettings settings;
+
+  private RolloutRecorder(OperatorSettings settings) {
+    this.settings = settings;
+  }
+
+  static RolloutRecorder start(KubernetesClient client, Etcd etcd, OperatorSettings settings) {
+    RolloutRecorder r = new RolloutRecorder(settings);
+    String ns = etcd.getMetadata().getNamespace();
+    var etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
+    var pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
+    // start from the current versions: list first, then watch from the list's version
+    var podList = pods.list();
+    podList.getItems().forEach(p -> r.add("Pod", "ADDED", p));
+    r.watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
+        .watch(r.watcher("Pod")));
+    Etcd current = etcds.get();
+    r.add("Etcd", "ADDED", current);
+    r.watches.add(etcds.withResourceVersion(current.getMetadata().getResourceVersion())
+        .watch(r.watcher("Etcd")));
+    return r;
+  }
+
+  private <T extends HasMetadata> Watcher<T> watcher(String kind) {
+    return new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, T resource) {
+        add(kind, action.name(), resource);
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {
+        if (cause != null) {
+          add("Error", "CLOSED", null);
+        }
+      }
+    };
+  }
+
+  private synchronized void add(String kind, String action, HasMetadata object) {
+    BigInteger version = object == null ? BigInteger.valueOf(-1)
+        : new BigInteger(object.getMetadata().getResourceVersion());
+    entries.add(new Entry(version, kind, action, object == null ? null : Serialization.clone(object)));
+  }
+
+  synchronized int etcdVersions() {
+    return (int) entries.stream().filter(e -> e.kind().equals("Etcd")).count();
+  }
+
+  /** Every violation of the invariant in the recorded history; empty when it held. */
+  synchronized List<String> violations() {
+    List<String> violations = new ArrayList<>();
+    if (entries.stream().anyMatch(e -> e.kind().equals("Error"))) {
+      violations.add("a watch broke: the history is incomplete");
+    }
+    Map<String, Pod> pods = new TreeMap<>();
+    List<Entry> ordered = entries.stream().filter(e -> e.object() != null)
+        .sorted(Comparator.comparing(Entry::version)).toList();
+    for (Entry e : ordered) {
+      if (e.kind().equals("Pod")) {
+        if (e.action().equals("DELETED")) {
+          pods.remove(e.object().getMetadata().getName());
+        } else {
+          pods.put(e.object().getMetadata().getName(), (Pod) e.object());
+        }
+        continue;
+      }
+      Etcd etcd = (Etcd) e.object();
+      if (!RolloutCompletion.isComplete(etcd)) {
+        continue;
+      }
+      String desired = MemberPodBuilder.revision(etcd, settings);
+      int replicas = etcd.getSpec().getReplicas();
+      if (pods.size() != replicas) {
+        violations.add("rv " + e.version() + ": complete with " + pods.size() + " pods for "
+            + replicas + " replicas");
+      }
+      pods.values().forEach(p -> {
+        String revision = p.getMetadata().getLabels().get(Labels.MEMBER_REVISION);
+        if (!desired.equals(revision)) {
+          violations.add("rv " + e.version() + ": complete while " + p.getMetadata().getName()
+              + " runs revision " + revision + " instead of " + desired);
+        }
+        if (!ready(p)) {
+          violations.add("rv " + e.version() + ": complete while " + p.getMetadata().getName()
+              + " is not ready");
+        }
+      });
+    }
+    return violations;
+  }
+
+  /** How many recorded Etcd versions satisfied the predicate for {@code generation}. */
+  synchronized long completeVersions(long generation) {
+    return entries.stream().filter(e -> e.kind().equals("Etcd") && e.object() != null)
+        .map(e -> (Etcd) e.object())
+        .filter(etcd -> etcd.getMetadata().getGeneration() == generation)
+        .filter(RolloutCompletion::isComplete).count();
+  }
+
+  private static boolean ready(Pod p) {
+    return p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
+        && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  @Override
+  public void close() {
+    watches.forEach(Watch::close);
+  }
+}

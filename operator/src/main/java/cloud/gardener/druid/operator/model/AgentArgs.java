@@ -42,9 +42,6 @@ public final class AgentArgs {
         Optional.ofNullable(ec.getQuota()).orElseGet(() -> new Quantity(EtcdDefaults.QUOTA))));
     add(args, "snapshot-count",
         Optional.ofNullable(ec.getSnapshotCount()).orElse(EtcdDefaults.SNAPSHOT_COUNT));
-    if (ec.getHeartbeatDuration() != null && ec.getHeartbeatDuration().isValid()) {
-      add(args, "heartbeat-interval", ec.getHeartbeatDuration().text());
-    }
     SharedConfig shared = etcd.getSpec().getSharedConfig();
     if (shared != null && shared.getAutoCompactionMode() != null) {
       add(args, "auto-compaction-mode", shared.getAutoCompactionMode().name().toLowerCase());

@@ -82,9 +82,6 @@ public final class EtcdConfigMapBuilder {
         ? "periodic" : shared.getAutoCompactionMode().name().toLowerCase());
     c.put("auto-compaction-retention", shared == null || shared.getAutoCompactionRetention() == null
         ? "30m" : shared.getAutoCompactionRetention());
-    if (ec.getHeartbeatDuration() != null && ec.getHeartbeatDuration().isValid()) {
-      c.put("heartbeat-interval", ec.getHeartbeatDuration().toDuration().toMillis());
-    }
     if (ec.getBackendBboltFreelistType() != null) {
       c.put("backend-bbolt-freelist-type", ec.getBackendBboltFreelistType().name().toLowerCase());
     }

@@ -3,7 +3,6 @@ package cloud.gardener.druid.operator.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Labels;
-import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
@@ -55,7 +54,7 @@ class MemberPodBuilderTest {
     etcd.getSpec().setStorageCapacity(new Quantity("50Gi"));
     assertThat(MemberPodBuilder.revision(etcd, settings)).isEqualTo(base);
 
-    etcd.getSpec().getEtcd().setHeartbeatDuration(GoDuration.parse("5s"));
+    etcd.getSpec().getEtcd().setQuota(new Quantity("2Gi"));
     String configChanged = MemberPodBuilder.revision(etcd, settings);
     assertThat(configChanged).isNotEqualTo(base);
 

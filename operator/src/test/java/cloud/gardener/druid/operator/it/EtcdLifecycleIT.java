@@ -1,0 +1,100 @@
+package cloud.gardener.druid.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.junit.LocalKubernetes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Real etcd members run by real agents in simulated pods: clusters form, data survives. */
+@LocalKubernetes
+class EtcdLifecycleIT {
+
+  static final Duration ROLLOUT = Duration.ofMinutes(2);
+  static OperatorHarness operator;
+  static java.nio.file.Path logsDir;
+
+  @BeforeAll
+  static void startOperator(LocalCluster cluster, TestNamespace ns) throws Exception {
+    operator = OperatorHarness.start(cluster, ns.name(), true);
+    logsDir = cluster.workDir().resolve("logs");
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @Test
+  void singleMemberBecomesReadyAndKeepsItsDataAcrossAPodRestart(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    etcd.getMetadata().setName("single");
+    client.resource(etcd).create();
+    awaitRolloutComplete(client, "single");
+
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      EtcdClients.put(etcdClient.getKVClient(), "/greeting", "hello");
+    }
+    client.pods().withName("single-0").delete();
+    await().atMost(ROLLOUT).ignoreExceptions().until(() -> {
+      var pod = client.pods().withName("single-0").get();
+      return pod != null && pod.getMetadata().getDeletionTimestamp() == null
+          && RolloutCompletion.isComplete(client.resources(Etcd.class).withName("single").get());
+    });
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+          assertThat(EtcdClients.get(etcdClient.getKVClient(), "/greeting")).isEqualTo("hello"));
+    }
+  }
+
+  @Test
+  void threeMembersFormOneClusterAndSurviveLosingAnyOnePod(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+    etcd.getMetadata().setName("trio");
+    client.resource(etcd).create();
+    awaitRolloutComplete(client, "trio");
+
+    Etcd ready = client.resources(Etcd.class).withName("trio").get();
+    assertThat(ready.getStatus().getMembers()).hasSize(3)
+        .extracting(m -> m.getRole()).containsOnlyOnce("Leader");
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      for (int i = 0; i < 100; i++) {
+        EtcdClients.put(etcdClient.getKVClient(), "/k/" + i, "v" + i);
+      }
+    }
+    for (String member : new String[] {"trio-1", "trio-0"}) {
+      client.pods().withName(member).delete();
+      await().atMost(ROLLOUT).ignoreExceptions().until(() ->
+          client.pods().withName(member).get().getMetadata().getDeletionTimestamp() == null
+              && RolloutCompletion.isComplete(client.resources(Etcd.class).withName("trio").get()));
+      try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+        for (int i = 0; i < 100; i += 33) {
+          assertThat(EtcdClients.get(etcdClient.getKVClient(), "/k/" + i)).isEqualTo("v" + i);
+        }
+      }
+    }
+  }
+
+  static void awaitRolloutComplete(KubernetesClient client, String name) {
+    try {
+      await().atMost(ROLLOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+          .until(() -> RolloutCompletion.isComplete(client.resources(Etcd.class).withName(name).get()));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new AssertionError("rollout of " + name + " did not complete"
+          + Diagnostics.dump(client, name, logsDir), e);
+    }
+  }
+}

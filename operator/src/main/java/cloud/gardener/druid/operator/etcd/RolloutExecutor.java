@@ -46,7 +46,7 @@ public final class RolloutExecutor {
       agents.moveLeader(endpoint(s, m.fromOrdinal()), m.toMemberId());
       events.normal(etcd, "LeadershipMoved", action.describe());
     } else if (action instanceof RolloutAction.PromoteLearner p) {
-      agents.promote(endpoint(s, p.ordinal()), p.memberId());
+      agents.promote(endpoint(s, p.viaOrdinal()), p.memberId());
       events.normal(etcd, "MemberPromoted", action.describe());
     } else if (action instanceof RolloutAction.RemoveMember r) {
       agents.removeMember(endpoint(s, r.viaOrdinal()), r.memberId());

@@ -95,11 +95,31 @@ public final class MemberRollout {
     return Optional.of(new CreatePods(List.of(ordinals.get(0)), "one member at a time"));
   }
 
+  /**
+   * A learner is found in the membership a ready voting member reports, and promoted through
+   * that member once its pod runs; etcd refuses until the learner has caught up, and the next
+   * observation tries again.
+   */
   private Optional<RolloutAction> promoteLearner(ClusterSnapshot s) {
-    return s.members().stream()
-        .filter(m -> m.ready() && m.agent().map(AgentView::isLearner).orElse(false))
-        .findFirst()
-        .map(m -> new PromoteLearner(m.ordinal(), m.name(), m.agent().get().memberId()));
+    Optional<MemberObservation> via = s.leader().filter(MemberObservation::ready)
+        .or(() -> s.members().stream().filter(MemberObservation::ready)
+            .filter(m -> m.agent().map(a -> !a.isLearner()).orElse(false)).findFirst());
+    if (via.isEmpty()) {
+      return Optional.empty();
+    }
+    for (AgentView.Membership entry : via.get().agent().orElseThrow().members()) {
+      if (!entry.learner()) {
+        continue;
+      }
+      Optional<MemberObservation> learner = s.members().stream()
+          .filter(m -> m.name().equals(entry.name()) && m.podExists() && !m.podTerminating())
+          .findFirst();
+      if (learner.isPresent()) {
+        return Optional.of(new PromoteLearner(learner.get().ordinal(), learner.get().name(),
+            entry.id(), via.get().ordinal()));
+      }
+    }
+    return Optional.empty();
   }
 
   private Optional<RolloutAction> scaleIn(ClusterSnapshot s) {

@@ -50,7 +50,9 @@ public sealed interface RolloutAction {
     }
   }
 
-  record PromoteLearner(int ordinal, String name, String memberId) implements RolloutAction {
+  /** Promote a learner through a voting member's agent (a learner cannot list members). */
+  record PromoteLearner(int ordinal, String name, String memberId, int viaOrdinal)
+      implements RolloutAction {
     public String describe() {
       return "promoting learner " + name;
     }

@@ -133,6 +133,45 @@ final class RolloutRecorder implements AutoCloseable {
         .filter(RolloutCompletion::isComplete).count();
   }
 
+  /** Names of member pods that got a deletion timestamp during the recording, in order. */
+  synchronized List<String> restartedPods() {
+    List<String> names = new ArrayList<>();
+    entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
+        .sorted(Comparator.comparing(Entry::version))
+        .filter(e -> e.object().getMetadata().getDeletionTimestamp() != null)
+        .map(e -> e.object().getMetadata().getName())
+        .forEach(n -> {
+          if (!names.contains(n)) {
+            names.add(n);
+          }
+        });
+    return names;
+  }
+
+  /**
+   * Members whose pod was deleted while the newest Etcd status before that moment (which the
+   * operator computed from etcd itself) listed them as Leader.
+   */
+  synchronized List<String> restartedLeaders() {
+    List<String> leaders = new ArrayList<>();
+    Etcd last = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Entry e : entries.stream().filter(x -> x.object() != null)
+        .sorted(Comparator.comparing(Entry::version)).toList()) {
+      if (e.kind().equals("Etcd")) {
+        last = (Etcd) e.object();
+      } else if (e.object().getMetadata().getDeletionTimestamp() != null
+          && seen.add(e.object().getMetadata().getName()) && last != null
+          && last.getStatus() != null && last.getStatus().getMembers() != null) {
+        String name = e.object().getMetadata().getName();
+        last.getStatus().getMembers().stream()
+            .filter(m -> name.equals(m.getName()) && "Leader".equals(m.getRole()))
+            .findFirst().ifPresent(m -> leaders.add(name));
+      }
+    }
+    return leaders;
+  }
+
   private static boolean ready(Pod p) {
     return p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
         && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()

@@ -80,10 +80,9 @@ class MemberRolloutTest {
     c.members.get(1).podExists = true;
     c.members.get(1).ready = false;
     assertThat(rollout.next(c.snapshot())).isInstanceOf(Wait.class);
-    c.members.get(1).ready = true;
     c.members.get(1).role = "Learner";
     c.members.get(1).inMembership = true;
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new PromoteLearner(1, "etcd-1", "m1"));
+    assertThat(rollout.next(c.snapshot())).isEqualTo(new PromoteLearner(1, "etcd-1", "m1", 0));
   }
 
   @Test

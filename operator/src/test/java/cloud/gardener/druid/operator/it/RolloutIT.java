@@ -1,0 +1,134 @@
+package cloud.gardener.druid.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.junit.LocalKubernetes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Rollouts of one 3-member Etcd observed from outside: every status version and pod change is
+ * recorded, and no status version may claim completion while a pod of an older revision
+ * exists or a member is not ready. A client keeps writing and reading through all members.
+ */
+@LocalKubernetes
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RolloutIT {
+
+  static OperatorHarness operator;
+  static OperatorSettings settings;
+
+  @BeforeAll
+  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
+      throws Exception {
+    operator = OperatorHarness.start(cluster, ns.name(), true);
+    settings = new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, operator.localStoreRoot().toString());
+    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
+    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+    etcd.getMetadata().setName("roll");
+    client.resource(etcd).create();
+    EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void configChangeRollsOneMemberAtATimeLeaderLastWithoutFailedRequests(KubernetesClient client)
+      throws Exception {
+    Etcd before = etcd(client);
+    try (RolloutRecorder recorder = RolloutRecorder.start(client, before, settings);
+        LoadClient load = new LoadClient(EtcdClients.endpoints(client, before), "/config",
+            Duration.ofMinutes(5))) {
+      Etcd changed = client.resources(Etcd.class).withName("roll").edit(e -> {
+        e.getSpec().getEtcd().setQuota(new Quantity("4Gi"));
+        return e;
+      });
+      long generation = changed.getMetadata().getGeneration();
+      EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+      load.stop();
+
+      assertThat(recorder.violations()).isEmpty();
+      assertThat(recorder.completeVersions(generation)).isPositive();
+      assertThat(recorder.restartedLeaders()).as("members deleted while they led").isEmpty();
+      assertThat(recorder.restartedPods()).hasSize(3);
+      assertThat(load.failures()).as("failed client requests of " + load.requests()).isEmpty();
+      assertThat(load.requests()).isGreaterThan(10);
+      for (long i = 0; i < load.written(); i += Math.max(1, load.written() / 20)) {
+        assertThat(EtcdClients.get(load.client().getKVClient(), "/config/" + i)).isEqualTo("v" + i);
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void podLabelChangeIsARolloutToo(KubernetesClient client) throws Exception {
+    Etcd before = etcd(client);
+    try (RolloutRecorder recorder = RolloutRecorder.start(client, before, settings)) {
+      Etcd changed = client.resources(Etcd.class).withName("roll").edit(e -> {
+        Map<String, String> labels = new HashMap<>(e.getSpec().getLabels());
+        labels.put("tier", "critical");
+        e.getSpec().setLabels(labels);
+        return e;
+      });
+      EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+      assertThat(recorder.violations()).isEmpty();
+      assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
+      assertThat(client.pods().withLabel(Labels.PART_OF, "roll").list().getItems())
+          .hasSize(3).allSatisfy(p -> assertThat(p.getMetadata().getLabels()).containsEntry("tier", "critical"));
+    }
+  }
+
+  @Test
+  @Order(3)
+  void scaleOutTo5AndBackTo3KeepsEveryKey(KubernetesClient client) throws Exception {
+    try (var etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd(client)))) {
+      for (int i = 0; i < 50; i++) {
+        EtcdClients.put(etcdClient.getKVClient(), "/scale/" + i, "v" + i);
+      }
+    }
+    for (int replicas : new int[] {5, 3}) {
+      try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings)) {
+        Etcd changed = client.resources(Etcd.class).withName("roll").edit(e -> {
+          e.getSpec().setReplicas(replicas);
+          return e;
+        });
+        EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+        assertThat(recorder.violations()).isEmpty();
+        assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
+        Etcd done = etcd(client);
+        assertThat(done.getStatus().getMembers()).hasSize(replicas)
+            .allSatisfy(m -> assertThat(m.getRole()).isIn("Leader", "Member"));
+      }
+      try (var etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd(client)))) {
+        assertThat(etcdClient.getClusterClient().listMember().get().getMembers()).hasSize(replicas);
+        for (int i = 0; i < 50; i += 7) {
+          assertThat(EtcdClients.get(etcdClient.getKVClient(), "/scale/" + i)).isEqualTo("v" + i);
+        }
+      }
+    }
+  }
+
+  private static Etcd etcd(KubernetesClient client) {
+    return client.resources(Etcd.class).withName("roll").get();
+  }
+}

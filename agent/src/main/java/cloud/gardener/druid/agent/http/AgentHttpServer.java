@@ -49,7 +49,8 @@ public final class AgentHttpServer implements AutoCloseable {
     InetSocketAddress address = new InetSocketAddress(agent.config().serverHost(),
         agent.config().serverPort());
     this.server = agent.config().serverTls().isPresent()
-        ? ServerTls.https(address, agent.config().serverTls().get()) : HttpServer.create(address, 16);
+        ? ServerTls.https(address, agent.config().serverTls().get())
+        : HttpServer.create(address, 16);
     server.setExecutor(Executors.newFixedThreadPool(4, r -> new Thread(r, "http")));
     route(AgentApi.HEALTHZ, GET, this::healthz);
     route(AgentApi.READYZ, GET, this::readyz);

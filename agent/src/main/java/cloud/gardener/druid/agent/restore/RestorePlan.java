@@ -36,7 +36,8 @@ public record RestorePlan(Snapshot full, List<Snapshot> deltas) {
       if (delta.startRevision() > covered + 1) {
         throw new RestoreException("missing delta snapshot: no snapshot holds revisions "
             + (covered + 1) + ".." + (delta.startRevision() - 1) + " (between " + previous
-            + " and " + delta + "); restoring would lose data; the data directory was left unchanged");
+            + " and " + delta + "); restoring would lose data;"
+            + " the data directory was left unchanged");
       }
       deltas.add(delta);
       covered = delta.endRevision();

@@ -2,27 +2,29 @@ package cloud.gardener.druid.agent.restore;
 
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
-import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.snapshot.Compressions;
 import cloud.gardener.druid.agent.snapshot.DeltaEvent;
 import cloud.gardener.druid.agent.snapshot.DeltaFormat;
 import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
+import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.util.Files2;
 import cloud.gardener.druid.agent.util.ProcessRunner;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.zip.ZipException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,11 +66,17 @@ public final class Restorer {
       Files2.deleteTree(staging);
       Files2.deleteTree(work);
       Files.createDirectories(work);
+      long started = System.nanoTime();
       long revision = restoreFull(plan.get().full(), work, staging);
+      long fullDone = System.nanoTime();
       if (!plan.get().deltas().isEmpty()) {
         revision = replayDeltas(plan.get().deltas(), staging, work);
       }
+      long deltasDone = System.nanoTime();
       Files2.syncTree(staging);
+      LOG.info("restore timings: full snapshot {} ms, {} deltas {} ms, sync {} ms",
+          (fullDone - started) / 1_000_000, plan.get().deltas().size(),
+          (deltasDone - fullDone) / 1_000_000, (System.nanoTime() - deltasDone) / 1_000_000);
       finish.accept(staging);
       swapIn(staging, dataDir);
       LOG.info("restored {} from {} up to revision {}", dataDir, store.location(), revision);
@@ -94,12 +102,12 @@ public final class Restorer {
   private long restoreFull(Snapshot full, Path work, Path staging) throws IOException {
     Path db = work.resolve("snapshot.db");
     download(full, db);
-    Map<String, String> cluster = Map.of(member.name(), member.advertisePeerUrl().toString());
+    URI peerUrl = member.advertisePeerUrl();
     ProcessRunner.run(List.of(etcd.etcdutl().toString(), "snapshot", "restore", db.toString(),
         "--data-dir=" + staging,
         "--name=" + member.name(),
-        "--initial-cluster=" + member.name() + "=" + cluster.get(member.name()),
-        "--initial-advertise-peer-urls=" + member.advertisePeerUrl(),
+        "--initial-cluster=" + member.name() + "=" + peerUrl,
+        "--initial-advertise-peer-urls=" + peerUrl,
         "--initial-cluster-token=" + member.clusterToken()), Duration.ofMinutes(30));
     Files.delete(db);
     return full.endRevision();
@@ -112,8 +120,8 @@ public final class Restorer {
       EtcdSnapshotHash hashed = new EtcdSnapshotHash(file);
       try {
         in.transferTo(hashed);
-      } catch (java.util.zip.ZipException | java.io.EOFException e) {
-        throw new cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException(
+      } catch (ZipException | EOFException e) {
+        throw new SnapshotIntegrityException(
             "full snapshot " + full + " is corrupt: " + e.getMessage(), e);
       }
       hashed.verify("full snapshot " + full);
@@ -136,8 +144,8 @@ public final class Restorer {
     try (InputStream raw = store.open(delta);
         InputStream in = Compressions.decompress(delta, raw)) {
       return DeltaFormat.read(in, "delta snapshot " + delta);
-    } catch (java.util.zip.ZipException | java.io.EOFException e) {
-      throw new cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException(
+    } catch (ZipException | EOFException e) {
+      throw new SnapshotIntegrityException(
           "delta snapshot " + delta + " is corrupt: " + e.getMessage(), e);
     }
   }
@@ -165,8 +173,4 @@ public final class Restorer {
     }
   }
 
-  /** The etcd initial-cluster flag this restore uses, for tests and messages. */
-  String initialCluster() {
-    return EtcdConfigBuilder.initialCluster(Map.of(member.name(), member.advertisePeerUrl()));
-  }
 }

@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.InflaterInputStream;
@@ -21,9 +22,17 @@ public final class Compressions {
       throws IOException {
     return switch (compression) {
       case NONE -> out;
-      case GZIP -> new GZIPOutputStream(out, BUFFER);
+      case GZIP -> new FastGzipOutputStream(out);
       default -> throw new IOException("writing " + compression + " is not supported");
     };
+  }
+
+  /** gzip at level 1: several times faster than the default level, most of its gain. */
+  private static final class FastGzipOutputStream extends GZIPOutputStream {
+    FastGzipOutputStream(OutputStream out) throws IOException {
+      super(out, BUFFER);
+      def.setLevel(Deflater.BEST_SPEED);
+    }
   }
 
   public static InputStream decompress(Snapshot snapshot, InputStream in) throws IOException {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
+import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.agent.util.Files2;
 import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.api.AgentApi;
@@ -68,6 +69,8 @@ class SingleMemberAgentIT {
       putKeys(etcd, "/before/", 0, 10_000);
       JsonNode full = JSON.readTree(agent.post(AgentApi.SNAPSHOT_FULL).body());
       assertThat(full.path("kind").asText()).isEqualTo("Full");
+      assertThat(agent.get(AgentApi.METRICS).body())
+          .contains("druid_agent_snapshots_total{kind=\"full\",result=\"succeeded\"}");
 
       putKeys(etcd, "/after/", 0, 500);
       etcd.client().getKVClient().delete(cloud.gardener.druid.agent.testing.LocalEtcd
@@ -89,6 +92,9 @@ class SingleMemberAgentIT {
       assertThat(agent.get(AgentApi.INITIALIZATION_STATUS).body()).isEqualTo("Successful");
       assertThat(agent.log()).contains("initialisation done: RESTORED");
       assertThat(agent.get(AgentApi.MEMBER_STATUS).body()).contains("\"role\":\"Leader\"");
+      assertThat(agent.get(AgentApi.HEALTHZ).body()).isEqualTo("{\"health\":true}");
+      assertThat(JSON.readTree(agent.get(AgentApi.CONFIG).body()).path("initial-cluster-state")
+          .asText()).isEqualTo("new");
     }
   }
 
@@ -106,6 +112,44 @@ class SingleMemberAgentIT {
     }
     assertThat(work.resolve("data/new.etcd/druid-etcd-running")).doesNotExist();
     assertThat(Files.exists(work.resolve("data/new.etcd/druid-guard.json"))).isTrue();
+  }
+
+  @Test
+  void anUnreachableS3StoreFailsInitialisationClearlyAndARetrySucceedsOnceItIsBack()
+      throws Exception {
+    S3ProxyServer s3 = new S3ProxyServer(work.resolve("s3"));
+    int s3Port = s3.endpoint().getPort();
+    s3.createBucket("backups");
+    args = new ArrayList<>(args.subList(0, args.indexOf("--store-provider=Local")));
+    args.addAll(List.of("--store-provider=S3", "--store-container=backups",
+        "--store-endpoint-override=" + s3.endpoint(), "--store-secret-dir=" + s3.secretDir(),
+        "--full-snapshot-schedule=0 0 1 1 *", "--delta-snapshot-period=1s"));
+    try (AgentProcess agent = startAgent("agent-1.log"); MemberClient etcd = etcd()) {
+      putKeys(etcd, "/s3/", 0, 1_000);
+      agent.post(AgentApi.SNAPSHOT_FULL);
+      agent.stop();
+    }
+    s3.close();
+    Files2.deleteTree(work.resolve("data/new.etcd"));
+
+    try (AgentProcess agent = new AgentProcess(args, HOST, serverPort,
+        logs.resolve("agent-2.log"))) {
+      Awaitility.await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(
+          () -> agent.get(AgentApi.INITIALIZATION_STATUS).body().startsWith("Failed"));
+      assertThat(agent.get(AgentApi.INITIALIZATION_STATUS).body())
+          .contains("backup store s3://backups/default--etcd-test/v2/: cannot list")
+          .contains("the data directory was left unchanged");
+      assertThat(work.resolve("data")).isEmptyDirectory();
+
+      try (S3ProxyServer back = new S3ProxyServer(work.resolve("s3"), s3Port)) {
+        agent.awaitReady(Duration.ofSeconds(90));
+        try (MemberClient etcd = etcd()) {
+          assertThat(countPrefix(etcd, "/s3/")).isEqualTo(1_000);
+        }
+        assertThat(agent.log()).contains("initialisation done: RESTORED");
+        agent.stop();
+      }
+    }
   }
 
   static void putKeys(MemberClient etcd, String prefix, int from, int count) throws Exception {

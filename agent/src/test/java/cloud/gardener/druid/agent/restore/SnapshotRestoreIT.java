@@ -58,6 +58,8 @@ class SnapshotRestoreIT {
       assertThat(value(restored.client(), "/after/1999")).hasValue("value-1999");
       assertThat(value(restored.client(), "/before/7")).isEmpty();
       assertThat(restored.client().revision()).isEqualTo(plan.get().lastRevision());
+      assertThat(LocalEtcd.countAll(restored.client())).as("no helper keys left behind")
+          .isEqualTo(9_999 + 2_000);
     }
   }
 

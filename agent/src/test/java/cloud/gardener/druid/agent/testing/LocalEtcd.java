@@ -72,9 +72,18 @@ public final class LocalEtcd implements AutoCloseable {
     return r.getCount();
   }
 
+  /** Every key in the store, whatever its name. */
+  public static long countAll(MemberClient client) throws Exception {
+    ByteSequence all = ByteSequence.from(new byte[] {0});
+    return client.client().getKVClient().get(all,
+        GetOption.builder().withRange(all).withCountOnly(true).build())
+        .get(30, TimeUnit.SECONDS).getCount();
+  }
+
   public static Optional<String> value(MemberClient client, String key) throws Exception {
     GetResponse r = client.client().getKVClient().get(bytes(key)).get(30, TimeUnit.SECONDS);
-    return r.getKvs().stream().findFirst().map(kv -> kv.getValue().toString(StandardCharsets.UTF_8));
+    return r.getKvs().stream().findFirst()
+        .map(kv -> kv.getValue().toString(StandardCharsets.UTF_8));
   }
 
   public void kill() {

@@ -1,0 +1,201 @@
+package cloud.gardener.druid.agent.bench;
+
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.restore.Restorer;
+import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
+import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
+import cloud.gardener.druid.agent.store.LocalSnapshotStore;
+import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.testing.EtcdBinaries;
+import cloud.gardener.druid.agent.testing.LocalEtcd;
+import cloud.gardener.druid.agent.testing.TestConfigs;
+import cloud.gardener.druid.agent.util.Files2;
+import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.ProcessRunner;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KV;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Not a test: prints the agent's full snapshot and restore next to etcdctl/etcdutl on the
+ * same database, and the agent's peak heap. Run with a small heap to prove the streaming:
+ * <pre>
+ * mvn -B -q -o -pl agent test-compile exec:exec -Dexec.executable=java \
+ *   -Dexec.classpathScope=test -Ddruid.repoRoot=$PWD \
+ *   -Dexec.args="-Xmx256m -Ddruid.repoRoot=$PWD -cp %classpath \
+ *   cloud.gardener.druid.agent.bench.SnapshotBenchmark 1024 100000"
+ * </pre>
+ * Arguments: database size in MiB (default 1024), delta events (default 100000).
+ */
+public final class SnapshotBenchmark {
+
+  private static final int VALUE_SIZE = 8 * 1024;
+
+  private SnapshotBenchmark() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    int sizeMib = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
+    int deltaEvents = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+    Path work = Files.createTempDirectory("druid-bench");
+    try {
+      run(work, sizeMib, deltaEvents);
+    } finally {
+      Files2.deleteTree(work);
+    }
+  }
+
+  private static void run(Path work, int sizeMib, int deltaEvents) throws Exception {
+    Path bin = EtcdBinaries.dir();
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "bench");
+    double etcdctlSave;
+    double agentFull;
+    double agentPlain;
+    long dbBytes;
+    long storedBytes;
+    try (LocalEtcd etcd = new LocalEtcd("bench-0", work.resolve("etcd"),
+        work.resolve("etcd.log"))) {
+      long t0 = System.nanoTime();
+      fill(etcd, sizeMib);
+      System.out.printf("filled %d MiB in %.1f s%n", sizeMib, seconds(t0));
+
+      Path saved = work.resolve("etcdctl.db");
+      t0 = System.nanoTime();
+      ProcessRunner.run(List.of(bin.resolve("etcdctl").toString(),
+          "--endpoints=" + etcd.clientUrl(), "snapshot", "save", saved.toString()),
+          Duration.ofMinutes(30));
+      etcdctlSave = seconds(t0);
+      dbBytes = Files.size(saved);
+
+      resetPeakHeap();
+      t0 = System.nanoTime();
+      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+          Duration.ofMinutes(30)).take(false);
+      agentFull = seconds(t0);
+      storedBytes = Files.size(store.directory().resolve(full.fileName()));
+      LocalSnapshotStore plain = new LocalSnapshotStore(work.resolve("plain"), "bench");
+      t0 = System.nanoTime();
+      new FullSnapshotter(etcd.client(), plain, false, Clock.systemUTC(),
+          Duration.ofMinutes(30)).take(false);
+      agentPlain = seconds(t0);
+      Files2.deleteTree(work.resolve("plain"));
+
+      writeDeltas(etcd, store, full.endRevision() + 1, deltaEvents);
+    }
+    Path saved = work.resolve("etcdctl.db");
+    long t0 = System.nanoTime();
+    ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
+        saved.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
+        "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
+        "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
+    double etcdutlRestore = seconds(t0);
+
+    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
+        FreePorts.on("127.0.0.1"), work.resolve("agent-restored"));
+    t0 = System.nanoTime();
+    new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { });
+    double agentRestore = seconds(t0);
+    long peakHeap = peakHeap();
+
+    System.out.printf("%n%-58s %10s %10s %7s%n", "operation", "reference", "agent", "ratio");
+    System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
+        "full snapshot of " + mib(dbBytes) + " MiB (etcdctl save | agent gzip to store)",
+        etcdctlSave, agentFull, agentFull / etcdctlSave);
+    System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
+        "full snapshot, agent without compression", etcdctlSave, agentPlain,
+        agentPlain / etcdctlSave);
+    System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
+        "restore (etcdutl restore | agent full + " + deltaEvents + " delta events)",
+        etcdutlRestore, agentRestore, agentRestore / etcdutlRestore);
+    System.out.printf("stored full snapshot: %d MiB gzip; agent peak heap (sum of heap pool "
+        + "peaks): %d MiB of max %d MiB%n", mib(storedBytes), mib(peakHeap),
+        mib(Runtime.getRuntime().maxMemory()));
+  }
+
+  private static void fill(LocalEtcd etcd, int sizeMib) throws Exception {
+    KV kv = etcd.client().client().getKVClient();
+    Random random = new Random(42);
+    byte[] alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+        .getBytes();
+    long keys = (long) sizeMib * 1024 * 1024 / VALUE_SIZE;
+    List<CompletableFuture<?>> inFlight = new ArrayList<>();
+    for (long i = 0; i < keys; i++) {
+      byte[] value = new byte[VALUE_SIZE];
+      for (int j = 0; j < value.length; j++) {
+        value[j] = alphabet[random.nextInt(alphabet.length)];
+      }
+      inFlight.add(kv.put(ByteSequence.from(("/registry/objects/" + i).getBytes()),
+          ByteSequence.from(value)));
+      if (inFlight.size() == 64) {
+        CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new))
+            .get(5, TimeUnit.MINUTES);
+        inFlight.clear();
+      }
+    }
+    CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
+  }
+
+  private static void writeDeltas(LocalEtcd etcd, LocalSnapshotStore store, long from,
+      int events) throws Exception {
+    long t0 = System.nanoTime();
+    try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, true,
+        Clock.systemUTC(), 10L << 20, from, () -> { })) {
+      KV kv = etcd.client().client().getKVClient();
+      List<CompletableFuture<?>> inFlight = new ArrayList<>();
+      for (int i = 0; i < events; i++) {
+        inFlight.add(kv.put(ByteSequence.from(("/registry/events/" + i).getBytes()),
+            ByteSequence.from(("{\"kind\":\"Event\",\"n\":" + i + ",\"pad\":\"0123456789"
+                + "0123456789012345678901234567890123456789\"}").getBytes())));
+        if (inFlight.size() == 256) {
+          CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(1,
+              TimeUnit.MINUTES);
+          inFlight.clear();
+          if (deltas.bufferedBytes() > (10L << 20)) {
+            deltas.flush();
+          }
+        }
+      }
+      CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(1,
+          TimeUnit.MINUTES);
+      long target = etcd.client().revision();
+      while (deltas.lastStoredRevision() < target) {
+        deltas.flush();
+        Thread.sleep(100);
+      }
+    }
+    System.out.printf("wrote %d delta events into %d delta snapshots in %.1f s%n", events,
+        store.list().size() - 1, seconds(t0));
+  }
+
+  private static void resetPeakHeap() {
+    System.gc();
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      pool.resetPeakUsage();
+    }
+  }
+
+  private static long peakHeap() {
+    return ManagementFactory.getMemoryPoolMXBeans().stream()
+        .filter(p -> p.getType() == MemoryType.HEAP)
+        .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+  }
+
+  private static double seconds(long start) {
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private static long mib(long bytes) {
+    return bytes / (1024 * 1024);
+  }
+}

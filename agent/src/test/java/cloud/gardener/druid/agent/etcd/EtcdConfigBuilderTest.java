@@ -1,0 +1,65 @@
+package cloud.gardener.druid.agent.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.agent.config.EtcdTuning;
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.TlsFiles;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class EtcdConfigBuilderTest {
+
+  private static final Map<String, URI> CLUSTER = new LinkedHashMap<>(Map.of(
+      "etcd-main-0", URI.create("https://etcd-main-0.etcd-main-peer.shoot.svc:2380")));
+
+  private static MemberConfig member(Optional<TlsFiles> tls) {
+    return new MemberConfig("etcd-main-0", "etcd-main", "shoot", "10.1.2.3",
+        "etcd-main-0.etcd-main-peer.shoot.svc", 2379, 2380, CLUSTER, "shoot-etcd-main",
+        Path.of("/var/etcd/data/new.etcd"), tls, tls);
+  }
+
+  private static final EtcdTuning TUNING = new EtcdTuning(Path.of("/usr/local/bin"),
+      8L << 30, 75000, 100, 1000, Optional.of("periodic"), Optional.of("30m"));
+
+  @Test
+  void listensOnThePodAddressAndAdvertisesThePodDnsName() {
+    Map<String, String> c = EtcdConfigBuilder.config(member(Optional.empty()), TUNING, CLUSTER,
+        ClusterState.NEW);
+    assertThat(c).containsEntry("name", "etcd-main-0")
+        .containsEntry("data-dir", "/var/etcd/data/new.etcd")
+        .containsEntry("listen-client-urls", "http://10.1.2.3:2379")
+        .containsEntry("advertise-client-urls",
+            "http://etcd-main-0.etcd-main-peer.shoot.svc:2379")
+        .containsEntry("listen-peer-urls", "http://10.1.2.3:2380")
+        .containsEntry("initial-advertise-peer-urls",
+            "http://etcd-main-0.etcd-main-peer.shoot.svc:2380")
+        .containsEntry("initial-cluster",
+            "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot.svc:2380")
+        .containsEntry("initial-cluster-state", "new")
+        .containsEntry("initial-cluster-token", "shoot-etcd-main")
+        .containsEntry("quota-backend-bytes", "8589934592")
+        .containsEntry("auto-compaction-mode", "periodic")
+        .containsEntry("auto-compaction-retention", "30m")
+        .doesNotContainKey("cert-file");
+  }
+
+  @Test
+  void addsClientAndPeerTlsWhenConfigured() {
+    TlsFiles tls = new TlsFiles(Path.of("/tls/ca.crt"), Path.of("/tls/tls.crt"),
+        Path.of("/tls/tls.key"));
+    Map<String, String> c = EtcdConfigBuilder.config(member(Optional.of(tls)), TUNING, CLUSTER,
+        ClusterState.EXISTING);
+    assertThat(c).containsEntry("listen-client-urls", "https://10.1.2.3:2379")
+        .containsEntry("client-cert-auth", "true")
+        .containsEntry("trusted-ca-file", "/tls/ca.crt")
+        .containsEntry("peer-cert-file", "/tls/tls.crt")
+        .containsEntry("peer-key-file", "/tls/tls.key")
+        .containsEntry("initial-cluster-state", "existing");
+    assertThat(EtcdConfigBuilder.flags(c)).contains("--initial-cluster-state=existing");
+  }
+}

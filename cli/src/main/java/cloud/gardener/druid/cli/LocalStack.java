@@ -9,22 +9,22 @@ import java.util.List;
 
 /**
  * What {@code druid local up} runs: a {@link LocalCluster} (control plane + node simulator)
- * and then every {@link Hook} in order.
- *
- * <p>Extension point: the operator and a sample 3-member Etcd are to be added as hooks in
- * {@link #hooks()} once the operator exists (e.g. install the CRDs, start the operator as a
- * pod of our image or in-process, apply {@code examples/etcd-3-local.yaml}).
+ * and then every {@link Hook} in order: the operator (in this process) and a sample 3-member
+ * Etcd, waited for until its rollout is complete.
  */
 final class LocalStack implements AutoCloseable {
 
   /** One more thing {@code druid local up} starts on the cluster. */
   interface Hook {
-    /** A line for the summary, e.g. "operator (pod druid-system/etcd-druid-0)". */
-    String start(LocalCluster cluster);
+    Started start(LocalCluster cluster);
+  }
+
+  /** A line for the summary and how to stop what was started. */
+  record Started(String summary, AutoCloseable stop) {
   }
 
   private final LocalCluster cluster;
-  private final List<String> started = new ArrayList<>();
+  private final List<Started> started = new ArrayList<>();
 
   private LocalStack(LocalCluster cluster) {
     this.cluster = cluster;
@@ -45,9 +45,9 @@ final class LocalStack implements AutoCloseable {
     }
   }
 
-  /** Hooks run after the cluster is up. None yet: see the class comment. */
+  /** Hooks run after the cluster is up, in order. */
   static List<Hook> hooks() {
-    return List.of();
+    return List.of(new LocalOperatorHook(), new LocalSampleEtcdHook());
   }
 
   LocalCluster cluster() {
@@ -62,10 +62,7 @@ final class LocalStack implements AutoCloseable {
         + cluster.simulator().podSubnet() + ")");
     cluster.ledger().entries().forEach(e ->
         out.println("  process:     " + e.name() + " (pid " + e.pid() + ")"));
-    started.forEach(s -> out.println("  running:     " + s));
-    if (hooks().isEmpty()) {
-      out.println("  not yet:     the operator and a sample 3-member Etcd (not part of this build)");
-    }
+    started.forEach(s -> out.println("  running:     " + s.summary()));
     out.println("  logs:        " + cluster.workDir().resolve("logs"));
   }
 
@@ -80,6 +77,13 @@ final class LocalStack implements AutoCloseable {
 
   @Override
   public void close() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).stop().close();
+      } catch (Exception e) {
+        System.err.println("druid local: stopping " + started.get(i).summary() + ": " + e);
+      }
+    }
     cluster.close();
   }
 }

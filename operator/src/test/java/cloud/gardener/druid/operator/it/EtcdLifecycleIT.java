@@ -47,6 +47,13 @@ class EtcdLifecycleIT {
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       EtcdClients.put(etcdClient.getKVClient(), "/greeting", "hello");
     }
+    java.nio.file.Path backups = operator.localStoreRoot().resolve("backups")
+        .resolve(etcd.getSpec().getBackup().getStore().getPrefix()).resolve("v2");
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+      try (var files = java.nio.file.Files.list(backups)) {
+        assertThat(files.map(f -> f.getFileName().toString())).anyMatch(n -> n.startsWith("Full-"));
+      }
+    });
     client.pods().withName("single-0").delete();
     await().atMost(ROLLOUT).ignoreExceptions().until(() -> {
       var pod = client.pods().withName("single-0").get();

@@ -30,7 +30,8 @@ import java.util.Optional;
 
 /**
  * Materialises a pod's volumes as host directories: a PVC is the directory of its bound PV
- * (hostPath or local), emptyDir a fresh per-pod directory, Secret, ConfigMap, downwardAPI and
+ * (hostPath or local), a hostPath volume the host directory itself, emptyDir a fresh per-pod
+ * directory, Secret, ConfigMap, downwardAPI and
  * projected volumes (including the service-account token, from the TokenRequest API) files in
  * a per-pod directory. Contents are written once, at pod start.
  */
@@ -90,6 +91,9 @@ final class PodVolumes {
     if (volume.getPersistentVolumeClaim() != null) {
       return claimDirectory(volume.getPersistentVolumeClaim().getClaimName());
     }
+    if (volume.getHostPath() != null) {
+      return hostPath(volume);
+    }
     Path dir = podDir.resolve("volumes").resolve(volume.getName());
     mkdirs(dir);
     if (volume.getConfigMap() != null) {
@@ -106,6 +110,18 @@ final class PodVolumes {
       }
     }
     return dir; // emptyDir and anything unknown: an empty per-pod directory
+  }
+
+  /** A hostPath is the node's own directory, shared by every pod that mounts it (as a kubelet does). */
+  private static Path hostPath(Volume volume) {
+    Path dir = Path.of(volume.getHostPath().getPath());
+    String type = volume.getHostPath().getType();
+    if ("DirectoryOrCreate".equals(type)) {
+      mkdirs(dir);
+    } else if (!java.nio.file.Files.exists(dir) && type != null && !type.isEmpty()) {
+      throw new NotReady("hostPath " + dir + " does not exist (type " + type + ")");
+    }
+    return dir;
   }
 
   private Path claimDirectory(String claimName) {

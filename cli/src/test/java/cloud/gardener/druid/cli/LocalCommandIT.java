@@ -17,14 +17,19 @@ import picocli.CommandLine;
 class LocalCommandIT {
 
   @Test
-  void upDetachedServesAKubeconfigAndDownStopsEveryProcessItStarted(@TempDir Path dir) {
+  void upDetachedRunsASampleEtcdToCompletionAndDownStopsEveryProcessItStarted(@TempDir Path dir) {
     try {
       Result up = run("local", "up", "--dir", dir.toString(), "--detach");
       assertThat(up.exit()).as(up.output()).isZero();
       assertThat(up.output()).contains(dir.resolve("kubeconfig").toString());
 
+      assertThat(up.output()).contains("sample Etcd default/etcd-main (3 members, rollout complete");
       try (KubernetesClient client = LocalCluster.clientFor(dir.resolve("kubeconfig"), null)) {
         assertThat(client.nodes().list().getItems()).hasSize(1);
+        var etcd = client.resources(cloud.gardener.druid.api.v1alpha1.Etcd.class)
+            .inNamespace("default").withName("etcd-main").get();
+        assertThat(cloud.gardener.druid.api.RolloutCompletion.isComplete(etcd)).isTrue();
+        assertThat(etcd.getStatus().getMembers()).hasSize(3);
       }
       Result status = run("local", "status", "--dir", dir.toString());
       assertThat(status.exit()).isZero();

@@ -88,10 +88,9 @@ public final class AgentHttpServer implements AutoCloseable {
 
   private void route(String path, Set<String> methods, Handler handler) {
     server.createContext(path, exchange -> {
-      try (exchange) {
+      try {
         if (!exchange.getRequestURI().getPath().equals(path)) {
-          json(exchange, 404, Map.of("error", "no such path"));
-          return;
+          throw new HttpError(404, "no such path");
         }
         requireMethod(exchange, methods);
         handler.handle(exchange);
@@ -102,6 +101,8 @@ public final class AgentHttpServer implements AutoCloseable {
       } catch (Exception e) {
         LOG.warn("{} failed: {}", path, e.toString());
         json(exchange, 500, Map.of("error", String.valueOf(e.getMessage())));
+      } finally {
+        exchange.close();
       }
     });
   }
@@ -164,11 +165,20 @@ public final class AgentHttpServer implements AutoCloseable {
     body.put("initializationError", agent.initError());
     body.put("etcd", agent.client().isPresent() ? etcd().status() : null);
     if (agent.client().isPresent()) {
-      body.put("members", etcd().members().stream().map(m -> Map.of(
-          "id", MemberStatus.hex(m.getId()), "name", m.getName(), "learner", m.isLearner()))
-          .toList());
+      body.put("members", members());
     }
     json(e, agent.client().isPresent() ? 200 : 503, body);
+  }
+
+  /** The membership as this member sees it; null on a learner, which may not list it. */
+  private Object members() throws HttpError {
+    try {
+      return etcd().members().stream().map(m -> Map.of(
+          "id", MemberStatus.hex(m.getId()), "name", m.getName(), "learner", m.isLearner()))
+          .toList();
+    } catch (EtcdException ex) {
+      return null;
+    }
   }
 
   private void moveLeader(HttpExchange e) throws Exception {

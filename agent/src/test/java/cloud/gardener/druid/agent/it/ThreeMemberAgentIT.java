@@ -20,10 +20,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,13 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
  * IP), the same ports on each: a wiped member rejoins as a learner and is promoted; a member
  * whose data belongs to another Etcd refuses to start.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ThreeMemberAgentIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String[] HOSTS = {"127.0.0.11", "127.0.0.12", "127.0.0.13"};
 
   @TempDir
-  Path work;
+  static Path work;
   private Path logs;
   private int clientPort;
   private int peerPort;
@@ -46,9 +51,9 @@ class ThreeMemberAgentIT {
   private final AgentProcess[] agents = new AgentProcess[3];
   private final List<AgentProcess> started = new ArrayList<>();
 
-  @BeforeEach
-  void startCluster(TestInfo test) throws Exception {
-    logs = AgentProcess.logDir("ThreeMemberAgentIT-" + test.getTestMethod().get().getName());
+  @BeforeAll
+  void startCluster() throws Exception {
+    logs = AgentProcess.logDir("ThreeMemberAgentIT");
     clientPort = FreePorts.on(HOSTS[0]);
     peerPort = FreePorts.on(HOSTS[0]);
     serverPort = FreePorts.on(HOSTS[0]);
@@ -65,7 +70,7 @@ class ThreeMemberAgentIT {
     }
   }
 
-  @AfterEach
+  @AfterAll
   void stopAll() throws Exception {
     for (AgentProcess agent : started) {
       agent.close();
@@ -98,6 +103,32 @@ class ThreeMemberAgentIT {
   }
 
   @Test
+  @Order(1)
+  void theOperatorMovesLeadershipAndDefragmentsThroughTheAgents() throws Exception {
+    int leader = -1;
+    for (int i = 0; i < 3; i++) {
+      if (status(i).path("role").asText().equals("Leader")) {
+        leader = i;
+      }
+    }
+    assertThat(leader).as("one member leads").isNotNegative();
+    int target = (leader + 1) % 3;
+    String targetId = status(target).path("id").asText();
+
+    var moved = agents[leader].post(AgentApi.MEMBER_MOVE_LEADER + "?to=" + targetId);
+    assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+    Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+        .until(() -> status(target).path("role").asText().equals("Leader"));
+
+    var defragmented = agents[leader].post(AgentApi.DEFRAGMENT);
+    assertThat(defragmented.statusCode()).isEqualTo(200);
+    assertThat(defragmented.body()).contains("\"defragmented\":\"" + name(leader) + "\"");
+    var notAllowed = agents[leader].get(AgentApi.MEMBER_PROMOTE);
+    assertThat(notAllowed.statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  @Order(2)
   void aWipedMemberRejoinsAsALearnerIsPromotedAndServesAllData() throws Exception {
     try (MemberClient etcd = etcd(0)) {
       SingleMemberAgentIT.putKeys(etcd, "/data/", 0, 2_000);
@@ -124,6 +155,7 @@ class ThreeMemberAgentIT {
   }
 
   @Test
+  @Order(3)
   void aMemberWithTheDataOfAnotherEtcdRefusesToStart() throws Exception {
     agents[1].stop();
     new GuardFile("other-namespace", "etcd-other").writeTo(dataDir(1));

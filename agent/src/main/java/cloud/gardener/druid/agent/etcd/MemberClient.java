@@ -3,6 +3,7 @@ package cloud.gardener.druid.agent.etcd;
 import static cloud.gardener.druid.agent.etcd.MemberStatus.hex;
 
 import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.util.TlsContexts;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.cluster.Member;
@@ -106,9 +107,6 @@ public final class MemberClient implements AutoCloseable {
    * refuses while the learner is not in sync; the message says so.
    */
   public void promote(long memberId) throws EtcdException {
-    if (tls.isPresent()) {
-      throw new EtcdException("promote over TLS is not implemented yet", null);
-    }
     HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/v3/cluster/member/promote"))
         .timeout(TIMEOUT)
         .header("Content-Type", "application/json")
@@ -116,7 +114,11 @@ public final class MemberClient implements AutoCloseable {
             "{\"ID\":\"" + Long.toUnsignedString(memberId) + "\"}"))
         .build();
     try {
-      HttpResponse<String> response = HttpClient.newHttpClient()
+      HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(TIMEOUT);
+      if (tls.isPresent()) {
+        http.sslContext(TlsContexts.of(tls.get()));
+      }
+      HttpResponse<String> response = http.build()
           .send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         throw new EtcdException("cannot promote learner " + hex(memberId) + ": HTTP "

@@ -98,6 +98,8 @@ public final class AgentHttpServer implements AutoCloseable {
         json(exchange, e.status(), Map.of("error", e.getMessage()));
       } catch (EtcdException e) {
         json(exchange, 502, Map.of("error", e.getMessage()));
+      } catch (IllegalStateException e) {
+        json(exchange, 409, Map.of("error", e.getMessage()));
       } catch (Exception e) {
         LOG.warn("{} failed: {}", path, e.toString());
         json(exchange, 500, Map.of("error", String.valueOf(e.getMessage())));

@@ -21,9 +21,9 @@ import org.awaitility.Awaitility;
  */
 public final class AgentProcess implements AutoCloseable {
 
-  private static final HttpClient HTTP = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(2)).build();
 
+  private final HttpClient http;
+  private final String scheme;
   private final Process process;
   private final String host;
   private final int serverPort;
@@ -31,6 +31,18 @@ public final class AgentProcess implements AutoCloseable {
 
   public AgentProcess(List<String> args, String host, int serverPort, Path log)
       throws IOException {
+    this(args, host, serverPort, log, null);
+  }
+
+  /** With {@code tls} the agent API is called over HTTPS with that client identity. */
+  public AgentProcess(List<String> args, String host, int serverPort, Path log,
+      javax.net.ssl.SSLContext tls) throws IOException {
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+    if (tls != null) {
+      builder.sslContext(tls);
+    }
+    this.http = builder.build();
+    this.scheme = tls == null ? "http" : "https";
     this.host = host;
     this.serverPort = serverPort;
     this.log = log;
@@ -59,17 +71,17 @@ public final class AgentProcess implements AutoCloseable {
   }
 
   public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofMinutes(5)).GET()
+    return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofMinutes(5)).GET()
         .build(), HttpResponse.BodyHandlers.ofString());
   }
 
   public HttpResponse<String> post(String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofMinutes(5))
+    return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofMinutes(5))
         .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private URI uri(String path) {
-    return URI.create("http://" + host + ":" + serverPort + path);
+    return URI.create(scheme + "://" + host + ":" + serverPort + path);
   }
 
   public void awaitReady(Duration timeout) {

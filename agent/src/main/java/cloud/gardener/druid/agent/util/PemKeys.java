@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.http;
+package cloud.gardener.druid.agent.util;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,12 +11,12 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 
 /** Reads an unencrypted PKCS#8 PEM private key ("BEGIN PRIVATE KEY"), RSA or EC. */
-final class PemKeys {
+public final class PemKeys {
 
   private PemKeys() {
   }
 
-  static PrivateKey read(Path file) throws IOException, GeneralSecurityException {
+  public static PrivateKey read(Path file) throws IOException, GeneralSecurityException {
     String pem = Files.readString(file, StandardCharsets.US_ASCII);
     if (!pem.contains("BEGIN PRIVATE KEY")) {
       throw new IOException(file + " is not a PKCS#8 PEM key (BEGIN PRIVATE KEY)");

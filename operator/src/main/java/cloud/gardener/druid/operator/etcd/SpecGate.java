@@ -6,8 +6,10 @@ import java.util.Map;
 
 /**
  * Whether this reconcile may act on the spec (upstream semantics): never while
- * {@code suspend-etcd-spec-reconcile} is set; always with auto-reconcile; otherwise only for a
- * new Etcd or when annotated with {@code operation: reconcile}. Status is refreshed either way.
+ * {@code suspend-etcd-spec-reconcile} is set; always with auto-reconcile; otherwise a new
+ * generation is admitted only for a new Etcd or when annotated with
+ * {@code operation: reconcile}, and an admitted generation is rolled out to the end (and kept,
+ * e.g. a lost pod is recreated). Status is refreshed either way.
  */
 public record SpecGate(boolean reconcileSpec, String reason) {
 
@@ -24,8 +26,12 @@ public record SpecGate(boolean reconcileSpec, String reason) {
     if (hasReconcileAnnotation(etcd)) {
       return new SpecGate(true, "annotated with operation: reconcile");
     }
-    if (etcd.getStatus() == null || etcd.getStatus().getObservedGeneration() == null) {
+    Long observed = etcd.getStatus() == null ? null : etcd.getStatus().getObservedGeneration();
+    if (observed == null) {
       return new SpecGate(true, "new Etcd");
+    }
+    if (observed.equals(etcd.getMetadata().getGeneration())) {
+      return new SpecGate(true, "keeping the admitted generation rolled out");
     }
     return new SpecGate(false, "waiting for annotation " + Annotations.OPERATION + ": "
         + Annotations.OPERATION_RECONCILE);

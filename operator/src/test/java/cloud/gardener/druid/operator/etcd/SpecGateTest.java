@@ -25,6 +25,9 @@ class SpecGateTest {
     EtcdStatus status = new EtcdStatus();
     status.setObservedGeneration(1L);
     etcd.setStatus(status);
+    assertThat(SpecGate.decide(etcd, false).reconcileSpec())
+        .as("the admitted generation is rolled out to the end").isTrue();
+    etcd.getMetadata().setGeneration(2L);
     assertThat(SpecGate.decide(etcd, false).reconcileSpec()).isFalse();
     etcd.getMetadata().setAnnotations(new HashMap<>());
     etcd.getMetadata().getAnnotations().put(Annotations.LEGACY_OPERATION, "reconcile");

@@ -33,6 +33,9 @@ public final class SnapshotScheduler implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotScheduler.class);
 
+  /** Longer than any snapshot may take (the snapshot timeout is 15 minutes). */
+  private static final Duration ABANDONED_AFTER = Duration.ofHours(1);
+
   private final MemberClient etcd;
   private final SnapshotStore store;
   private final SnapshotPolicy policy;
@@ -178,8 +181,10 @@ public final class SnapshotScheduler implements AutoCloseable {
     for (Snapshot snapshot : doomed) {
       store.delete(snapshot);
     }
-    if (!doomed.isEmpty()) {
-      LOG.info("garbage collection deleted {} snapshots", doomed.size());
+    int abandoned = store.deleteAbandonedUploads(clock.instant().minus(ABANDONED_AFTER));
+    if (!doomed.isEmpty() || abandoned > 0) {
+      LOG.info("garbage collection deleted {} snapshots and {} abandoned uploads",
+          doomed.size(), abandoned);
     }
   }
 

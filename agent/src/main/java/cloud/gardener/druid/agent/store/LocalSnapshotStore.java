@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -95,6 +96,24 @@ public final class LocalSnapshotStore implements SnapshotStore {
   @Override
   public void delete(Snapshot snapshot) throws IOException {
     Files.deleteIfExists(directory.resolve(snapshot.fileName()));
+  }
+
+  @Override
+  public int deleteAbandonedUploads(Instant cutoff) throws IOException {
+    if (!Files.isDirectory(directory)) {
+      return 0;
+    }
+    int deleted = 0;
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (f.getFileName().toString().startsWith(TEMP_PREFIX)
+            && Files.getLastModifiedTime(f).toInstant().isBefore(cutoff)) {
+          Files.deleteIfExists(f);
+          deleted++;
+        }
+      }
+    }
+    return deleted;
   }
 
   @Override

@@ -2,11 +2,13 @@ package cloud.gardener.druid.agent.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -92,6 +94,24 @@ public final class S3SnapshotStore implements SnapshotStore {
     } catch (SdkException e) {
       throw unreachable("delete " + snapshot, e);
     }
+  }
+
+  @Override
+  public int deleteAbandonedUploads(Instant cutoff) throws IOException {
+    int aborted = 0;
+    try {
+      for (MultipartUpload upload : s3.listMultipartUploads(
+          b -> b.bucket(bucket).prefix(keyPrefix)).uploads()) {
+        if (upload.initiated() != null && upload.initiated().isBefore(cutoff)) {
+          s3.abortMultipartUpload(b -> b.bucket(bucket).key(upload.key())
+              .uploadId(upload.uploadId()));
+          aborted++;
+        }
+      }
+    } catch (SdkException e) {
+      throw unreachable("list abandoned uploads", e);
+    }
+    return aborted;
   }
 
   @Override

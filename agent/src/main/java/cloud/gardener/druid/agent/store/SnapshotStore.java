@@ -24,6 +24,12 @@ public interface SnapshotStore extends Closeable {
 
   void delete(Snapshot snapshot) throws IOException;
 
+  /**
+   * Removes what uploads of crashed processes left behind (never listed, but taking space)
+   * that started before {@code cutoff}; returns how many.
+   */
+  int deleteAbandonedUploads(java.time.Instant cutoff) throws IOException;
+
   /** Where the snapshots live, for messages ("s3://bucket/prefix/v2"). */
   String location();
 

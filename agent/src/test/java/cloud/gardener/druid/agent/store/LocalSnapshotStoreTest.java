@@ -31,9 +31,16 @@ class LocalSnapshotStoreTest extends SnapshotStoreContract {
   }
 
   @Test
-  void leftoversOfACrashedWriteAreNotListed() throws Exception {
+  void leftoversOfACrashedWriteAreNotListedAndCollectedLater() throws Exception {
     Files.createDirectories(store.directory());
-    Files.writeString(store.directory().resolve(".tmp-" + FULL.fileName() + "-x"), "partial");
+    Path leftover = store.directory().resolve(".tmp-" + FULL.fileName() + "-x");
+    Files.writeString(leftover, "partial");
     assertThat(store.list()).isEmpty();
+
+    assertThat(store.deleteAbandonedUploads(java.time.Instant.now().minusSeconds(3600)))
+        .isZero();
+    assertThat(store.deleteAbandonedUploads(java.time.Instant.now().plusSeconds(1)))
+        .isEqualTo(1);
+    assertThat(leftover).doesNotExist();
   }
 }

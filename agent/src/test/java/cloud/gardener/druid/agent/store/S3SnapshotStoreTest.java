@@ -64,6 +64,19 @@ class S3SnapshotStoreTest extends SnapshotStoreContract {
   }
 
   @Test
+  void uploadsOfCrashedProcessesAreAbortedByGarbageCollection() throws Exception {
+    try (var client = SnapshotStores.s3Client(s3.storeConfig(bucket, "p"))) {
+      client.createMultipartUpload(
+          b -> b.bucket(bucket).key("shoot--dev--etcd/v2/" + FULL.fileName()));
+      assertThat(store.deleteAbandonedUploads(java.time.Instant.now().minusSeconds(3600)))
+          .isZero();
+      assertThat(store.deleteAbandonedUploads(java.time.Instant.now().plusSeconds(60)))
+          .isEqualTo(1);
+      assertThat(client.listMultipartUploads(b -> b.bucket(bucket)).uploads()).isEmpty();
+    }
+  }
+
+  @Test
   void anUnreachableStoreSaysWhereAndWhat() throws Exception {
     StoreConfig dead = new StoreConfig(StoreConfig.Provider.S3, bucket, "p",
         Optional.of(URI.create("http://127.0.0.1:1")), Optional.of(s3.secretDir()));

@@ -90,8 +90,9 @@ public final class AgentArgs {
         EtcdDefaults.GARBAGE_COLLECTION_PERIOD));
     add(args, "max-backups", Optional.ofNullable(backup.getMaxBackupsLimitBasedGC())
         .orElse(EtcdDefaults.MAX_BACKUPS));
-    add(args, "compress-snapshots", backup.getCompression() == null
-        || !Boolean.FALSE.equals(backup.getCompression().getEnabled()));
+    // upstream compresses only when asked to
+    add(args, "compress-snapshots", backup.getCompression() != null
+        && Boolean.TRUE.equals(backup.getCompression().getEnabled()));
   }
 
   private static String text(Object value, String fallback) {

@@ -77,6 +77,15 @@ class EtcdLifecycleIT {
     Etcd ready = client.resources(Etcd.class).withName("trio").get();
     assertThat(ready.getStatus().getMembers()).hasSize(3)
         .extracting(m -> m.getRole()).containsOnlyOnce("Leader");
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+      for (var member : ready.getStatus().getMembers()) {
+        String holder = client.leases().withName(member.getName()).get().getSpec().getHolderIdentity();
+        assertThat(holder).as("member lease of " + member.getName())
+            .matches("[0-9a-f]+:[0-9a-f]+:(Leader|Member)").startsWith(member.getId() + ":");
+      }
+      assertThat(client.leases().withName("trio-full-snap").get().getSpec().getHolderIdentity())
+          .as("full snapshot lease holds the snapshot revision").matches("[0-9]+");
+    });
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       for (int i = 0; i < 100; i++) {
         EtcdClients.put(etcdClient.getKVClient(), "/k/" + i, "v" + i);

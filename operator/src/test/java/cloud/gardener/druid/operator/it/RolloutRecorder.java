@@ -28,7 +28,8 @@ import java.util.TreeMap;
  */
 final class RolloutRecorder implements AutoCloseable {
 
-  private record Entry(BigInteger version, String kind, String action, HasMetadata object) {
+  private record Entry(BigInteger version, String kind, String action, HasMetadata object,
+      long receivedNanos) {
   }
 
   private final List<Entry> entries = new ArrayList<>();
@@ -75,7 +76,8 @@ final class RolloutRecorder implements AutoCloseable {
   private synchronized void add(String kind, String action, HasMetadata object) {
     BigInteger version = object == null ? BigInteger.valueOf(-1)
         : new BigInteger(object.getMetadata().getResourceVersion());
-    entries.add(new Entry(version, kind, action, object == null ? null : Serialization.clone(object)));
+    entries.add(new Entry(version, kind, action,
+        object == null ? null : Serialization.clone(object), System.nanoTime()));
   }
 
   synchronized int etcdVersions() {
@@ -170,6 +172,31 @@ final class RolloutRecorder implements AutoCloseable {
       }
     }
     return leaders;
+  }
+
+  /**
+   * For the rollout of {@code generation}: the time from when the last member pod of the
+   * desired revision was seen Ready to when the first status satisfying the predicate was
+   * seen, both as received by this client; empty when either is missing.
+   */
+  synchronized java.util.Optional<java.time.Duration> readyToComplete(long generation) {
+    java.util.Optional<Entry> complete = entries.stream()
+        .filter(e -> e.kind().equals("Etcd") && e.object() != null)
+        .filter(e -> e.object().getMetadata().getGeneration() == generation
+            && RolloutCompletion.isComplete((Etcd) e.object()))
+        .min(Comparator.comparingLong(Entry::receivedNanos));
+    if (complete.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    String desired = MemberPodBuilder.revision((Etcd) complete.get().object(), settings);
+    Map<String, Long> firstReady = new TreeMap<>();
+    entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
+        .filter(e -> e.receivedNanos() <= complete.get().receivedNanos())
+        .filter(e -> desired.equals(e.object().getMetadata().getLabels().get(Labels.MEMBER_REVISION)))
+        .filter(e -> ready((Pod) e.object()))
+        .forEach(e -> firstReady.merge(e.object().getMetadata().getName(), e.receivedNanos(), Math::min));
+    return firstReady.values().stream().max(Long::compare).map(t ->
+        java.time.Duration.ofNanos(complete.get().receivedNanos() - t));
   }
 
   private static boolean ready(Pod p) {

@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  * test: run it and read the figures.
  *
  * <pre>
- * mvn -q -pl operator test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=cloud.gardener.druid.operator.bench.RolloutLatencyBenchmark \
- *   -Dexec.args="ROLLOUTS MEMBERS"      # default: 20 1
+ * mvn -q -pl operator test-compile exec:exec -Dexec.executable=java -Dexec.classpathScope=test \
+ *   "-Dexec.args=-Ddruid.repoRoot=$PWD -cp %classpath \
+ *   cloud.gardener.druid.operator.bench.RolloutLatencyBenchmark ROLLOUTS MEMBERS"   # e.g. 20 1
  * </pre>
  */
 public final class RolloutLatencyBenchmark {
@@ -46,13 +46,14 @@ public final class RolloutLatencyBenchmark {
       for (int i = 0; i < rollouts; i++) {
         int quotaMi = 1024 + i + 1;
         try (var recorder = bench.record(client.resources(Etcd.class).withName("bench").get())) {
-          Etcd changed = client.resources(Etcd.class).withName("bench").edit(e -> {
-            e.getSpec().getEtcd().setQuota(new Quantity(quotaMi + "Mi"));
-            return e;
-          });
+          Etcd changed = cloud.gardener.druid.operator.it.EtcdEdits.edit(client, "bench",
+              e -> e.getSpec().getEtcd().setQuota(new Quantity(quotaMi + "Mi")));
           waitComplete(client);
-          Duration d = recorder.readyToComplete(changed.getMetadata().getGeneration())
-              .orElseThrow(() -> new IllegalStateException("rollout not observed"));
+          long generation = changed.getMetadata().getGeneration();
+          // the recorder's own watch may deliver the completing status a moment later
+          org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+              .until(() -> recorder.readyToComplete(generation).isPresent());
+          Duration d = recorder.readyToComplete(generation).orElseThrow();
           millis.add(d.toMillis());
           System.out.printf("rollout %2d: last member ready -> predicate true in %d ms%n", i + 1,
               d.toMillis());

@@ -59,6 +59,10 @@ public final class BenchmarkAccess implements AutoCloseable {
       return recorder.readyToComplete(generation);
     }
 
+    public String describe() {
+      return recorder.describe();
+    }
+
     @Override
     public void close() {
       recorder.close();

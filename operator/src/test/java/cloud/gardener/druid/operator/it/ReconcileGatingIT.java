@@ -96,9 +96,6 @@ class ReconcileGatingIT {
   }
 
   private static Etcd edit(KubernetesClient client, java.util.function.Consumer<Etcd> change) {
-    return client.resources(Etcd.class).withName("gated").edit(e -> {
-      change.accept(e);
-      return e;
-    });
+    return EtcdEdits.edit(client, "gated", change);
   }
 }

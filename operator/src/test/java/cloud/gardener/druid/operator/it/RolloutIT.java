@@ -59,10 +59,8 @@ class RolloutIT {
     try (RolloutRecorder recorder = RolloutRecorder.start(client, before, settings);
         LoadClient load = new LoadClient(EtcdClients.endpoints(client, before), "/config",
             Duration.ofMinutes(5))) {
-      Etcd changed = client.resources(Etcd.class).withName("roll").edit(e -> {
-        e.getSpec().getEtcd().setQuota(new Quantity("4Gi"));
-        return e;
-      });
+      Etcd changed = EtcdEdits.edit(client, "roll",
+          e -> e.getSpec().getEtcd().setQuota(new Quantity("4Gi")));
       long generation = changed.getMetadata().getGeneration();
       EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
       load.stop();
@@ -84,11 +82,10 @@ class RolloutIT {
   void podLabelChangeIsARolloutToo(KubernetesClient client) throws Exception {
     Etcd before = etcd(client);
     try (RolloutRecorder recorder = RolloutRecorder.start(client, before, settings)) {
-      Etcd changed = client.resources(Etcd.class).withName("roll").edit(e -> {
+      Etcd changed = EtcdEdits.edit(client, "roll", e -> {
         Map<String, String> labels = new HashMap<>(e.getSpec().getLabels());
         labels.put("tier", "critical");
         e.getSpec().setLabels(labels);
-        return e;
       });
       EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
       assertThat(recorder.violations()).isEmpty();
@@ -108,10 +105,7 @@ class RolloutIT {
     }
     for (int replicas : new int[] {5, 3}) {
       try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings)) {
-        Etcd changed = client.resources(Etcd.class).withName("roll").edit(e -> {
-          e.getSpec().setReplicas(replicas);
-          return e;
-        });
+        Etcd changed = EtcdEdits.edit(client, "roll", e -> e.getSpec().setReplicas(replicas));
         EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
         assertThat(recorder.violations()).isEmpty();
         assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();

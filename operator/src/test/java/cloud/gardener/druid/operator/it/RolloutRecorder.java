@@ -80,6 +80,20 @@ final class RolloutRecorder implements AutoCloseable {
         object == null ? null : Serialization.clone(object), System.nanoTime()));
   }
 
+  /** One line per recorded change, for diagnostics. */
+  synchronized String describe() {
+    StringBuilder sb = new StringBuilder();
+    entries.stream().filter(e -> e.object() != null).sorted(Comparator.comparing(Entry::version))
+        .forEach(e -> sb.append(e.version()).append(' ').append(e.kind()).append(' ')
+            .append(e.action()).append(' ').append(e.object().getMetadata().getName())
+            .append(e.kind().equals("Pod") ? " rev=" + e.object().getMetadata().getLabels()
+                .get(Labels.MEMBER_REVISION) + " ready=" + ready((Pod) e.object())
+                : " gen=" + e.object().getMetadata().getGeneration() + " complete="
+                + RolloutCompletion.isComplete((Etcd) e.object()))
+            .append(" t=").append(e.receivedNanos() / 1_000_000).append('\n'));
+    return sb.toString();
+  }
+
   synchronized int etcdVersions() {
     return (int) entries.stream().filter(e -> e.kind().equals("Etcd")).count();
   }
@@ -176,8 +190,9 @@ final class RolloutRecorder implements AutoCloseable {
 
   /**
    * For the rollout of {@code generation}: the time from when the last member pod of the
-   * desired revision was seen Ready to when the first status satisfying the predicate was
-   * seen, both as received by this client; empty when either is missing.
+   * desired revision was seen Ready (among pod versions older than the completing status) to
+   * when the first status satisfying the predicate was seen, both as received by this client;
+   * empty when either is missing.
    */
   synchronized java.util.Optional<java.time.Duration> readyToComplete(long generation) {
     java.util.Optional<Entry> complete = entries.stream()
@@ -191,12 +206,14 @@ final class RolloutRecorder implements AutoCloseable {
     String desired = MemberPodBuilder.revision((Etcd) complete.get().object(), settings);
     Map<String, Long> firstReady = new TreeMap<>();
     entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
-        .filter(e -> e.receivedNanos() <= complete.get().receivedNanos())
+        .filter(e -> e.version().compareTo(complete.get().version()) < 0)
         .filter(e -> desired.equals(e.object().getMetadata().getLabels().get(Labels.MEMBER_REVISION)))
         .filter(e -> ready((Pod) e.object()))
         .forEach(e -> firstReady.merge(e.object().getMetadata().getName(), e.receivedNanos(), Math::min));
+    // the two watches are separate streams: the status may arrive before the pod event that
+    // precedes it in resourceVersion order; that counts as no delay
     return firstReady.values().stream().max(Long::compare).map(t ->
-        java.time.Duration.ofNanos(complete.get().receivedNanos() - t));
+        java.time.Duration.ofNanos(Math.max(0, complete.get().receivedNanos() - t)));
   }
 
   private static boolean ready(Pod p) {

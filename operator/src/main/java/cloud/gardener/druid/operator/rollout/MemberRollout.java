@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.rollout;
 
+import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -15,11 +16,14 @@ import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Decides the next step of a quorum-aware roll (the model is Strimzi's KafkaRoller):
  *
  * <ol>
+ *   <li>hibernation ({@code replicas: 0}): a final full snapshot through the leader, then every
+ *       member pod is deleted;
  *   <li>create missing volumes of wanted members;
  *   <li>promote a learner that is ready (etcd admits one learner at a time);
  *   <li>bootstrap: with no member pod at all, create every wanted pod at once (etcd needs the
@@ -66,10 +70,10 @@ public final class MemberRollout {
       return s.members().stream().anyMatch(MemberObservation::podExists)
           ? new Wait("member pods to terminate") : new Done();
     }
-    java.util.OptionalInt via = cloud.gardener.druid.operator.model.EtcdDefaults.hasStore(s.etcd())
+    OptionalInt via = EtcdDefaults.hasStore(s.etcd())
         ? s.leader().filter(MemberObservation::ready)
-            .map(m -> java.util.OptionalInt.of(m.ordinal())).orElse(java.util.OptionalInt.empty())
-        : java.util.OptionalInt.empty();
+            .map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
+        : OptionalInt.empty();
     return new RolloutAction.Hibernate(running, via);
   }
 

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.rollout;
 
 import java.util.List;
+import java.util.OptionalInt;
 
 /** The one next step the roll of an Etcd's members takes; executed, then observed again. */
 public sealed interface RolloutAction {
@@ -62,7 +63,7 @@ public sealed interface RolloutAction {
    * Hibernation (replicas: 0): take a final full snapshot through the leader when there is a
    * store and a leader, then delete every member pod (volumes stay unless asked otherwise).
    */
-  record Hibernate(List<Integer> ordinals, java.util.OptionalInt finalSnapshotVia)
+  record Hibernate(List<Integer> ordinals, OptionalInt finalSnapshotVia)
       implements RolloutAction {
     public String describe() {
       return "hibernating: " + (finalSnapshotVia.isPresent() ? "final full snapshot, then " : "")

@@ -9,10 +9,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A client that writes and reads back keys continuously through every member's endpoint until
  * stopped (or for at most {@code maxRun}); counts requests and records every failure.
+ *
+ * <p>Like etcd's own clients and kube-apiserver, it retries a request that etcd answers with
+ * UNAVAILABLE (e.g. "request timed out, possibly due to previous leader failure" while
+ * leadership moves), at most {@link #ATTEMPTS} times within about a second; a request that
+ * still fails counts as failed. Retries are counted separately.
  */
 final class LoadClient implements AutoCloseable {
 
+  static final int ATTEMPTS = 5;
+
   private final Client client;
+  private final AtomicLong retries = new AtomicLong();
   private final Thread thread;
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicLong requests = new AtomicLong();
@@ -28,10 +36,14 @@ final class LoadClient implements AutoCloseable {
         String key = prefix + "/" + i;
         try {
           requests.incrementAndGet();
-          EtcdClients.put(client.getKVClient(), key, "v" + i);
+          String value = "v" + i;
+          retrying(() -> {
+            EtcdClients.put(client.getKVClient(), key, value);
+            return null;
+          });
           written.set(i + 1);
           requests.incrementAndGet();
-          String back = EtcdClients.get(client.getKVClient(), key);
+          String back = retrying(() -> EtcdClients.get(client.getKVClient(), key));
           if (!("v" + i).equals(back)) {
             failures.add(key + ": read back " + back);
           }
@@ -43,6 +55,34 @@ final class LoadClient implements AutoCloseable {
     }, "load-" + prefix);
     thread.setDaemon(true);
     thread.start();
+  }
+
+  private <T> T retrying(java.util.concurrent.Callable<T> request) throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return request.call();
+      } catch (Exception e) {
+        if (attempt == ATTEMPTS || !unavailable(e)) {
+          throw e;
+        }
+        retries.incrementAndGet();
+        Thread.sleep(200L * attempt / 2);
+      }
+    }
+  }
+
+  private static boolean unavailable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.grpc.StatusRuntimeException s
+          && s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  long retries() {
+    return retries.get();
   }
 
   long requests() {

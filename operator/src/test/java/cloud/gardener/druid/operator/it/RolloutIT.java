@@ -69,7 +69,8 @@ class RolloutIT {
       assertThat(recorder.completeVersions(generation)).isPositive();
       assertThat(recorder.restartedLeaders()).as("members deleted while they led").isEmpty();
       assertThat(recorder.restartedPods()).hasSize(3);
-      assertThat(load.failures()).as("failed client requests of " + load.requests()).isEmpty();
+      assertThat(load.failures()).as("failed client requests of " + load.requests()
+          + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
       assertThat(load.requests()).isGreaterThan(10);
       for (long i = 0; i < load.written(); i += Math.max(1, load.written() / 20)) {
         assertThat(EtcdClients.get(load.client().getKVClient(), "/config/" + i)).isEqualTo("v" + i);

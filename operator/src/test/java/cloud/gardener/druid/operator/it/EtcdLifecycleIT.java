@@ -104,6 +104,38 @@ class EtcdLifecycleIT {
     }
   }
 
+  @Test
+  void oneMemberScalesOutToThreeWithoutEarlyCompletionAndKeepsItsData(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    etcd.getMetadata().setName("grow");
+    client.resource(etcd).create();
+    awaitRolloutComplete(client, "grow");
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      for (int i = 0; i < 20; i++) {
+        EtcdClients.put(etcdClient.getKVClient(), "/before-scale/" + i, "v" + i);
+      }
+    }
+    var settings = new cloud.gardener.druid.operator.model.OperatorSettings(
+        cloud.gardener.druid.operator.model.OperatorSettings.DEFAULT_IMAGE,
+        operator.localStoreRoot().toString());
+    try (RolloutRecorder recorder = RolloutRecorder.start(client,
+        client.resources(Etcd.class).withName("grow").get(), settings)) {
+      Etcd scaled = EtcdEdits.edit(client, "grow", e -> e.getSpec().setReplicas(3));
+      awaitRolloutComplete(client, "grow");
+      assertThat(recorder.violations()).isEmpty();
+      assertThat(recorder.completeVersions(scaled.getMetadata().getGeneration())).isPositive();
+      assertThat(recorder.restartedPods()).as("scale-out restarts no member").isEmpty();
+    }
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      assertThat(etcdClient.getClusterClient().listMember().get().getMembers())
+          .hasSize(3).noneMatch(m -> m.isLearner());
+      for (int i = 0; i < 20; i++) {
+        assertThat(EtcdClients.get(etcdClient.getKVClient(), "/before-scale/" + i)).isEqualTo("v" + i);
+      }
+    }
+  }
+
   static void awaitRolloutComplete(KubernetesClient client, String name) {
     try {
       await().atMost(ROLLOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()

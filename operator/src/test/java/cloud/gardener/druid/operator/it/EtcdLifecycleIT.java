@@ -109,6 +109,8 @@ class EtcdLifecycleIT {
       TestNamespace ns) throws Exception {
     Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("grow");
+    // its own backup prefix: a member with no data restores whatever the prefix holds
+    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/grow");
     client.resource(etcd).create();
     awaitRolloutComplete(client, "grow");
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.agent.store.NonClosingOutputStream;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -30,7 +31,7 @@ public final class DeltaFormat {
 
   public static void write(List<DeltaEvent> events, OutputStream out) throws IOException {
     MessageDigest digest = EtcdSnapshotHash.sha256();
-    DigestOutputStream hashed = new DigestOutputStream(new UnclosedStream(out), digest);
+    DigestOutputStream hashed = new DigestOutputStream(new NonClosingOutputStream(out), digest);
     try (JsonGenerator json = JSON.createGenerator(hashed)) {
       json.writeStartArray();
       for (DeltaEvent event : events) {
@@ -156,23 +157,6 @@ public final class DeltaFormat {
   private static void expect(JsonToken actual, JsonToken expected) throws IOException {
     if (actual != expected) {
       throw new IOException("expected " + expected + " but found " + actual);
-    }
-  }
-
-  /** Keeps the generator from closing the caller's stream before the trailer is written. */
-  private static final class UnclosedStream extends java.io.FilterOutputStream {
-    UnclosedStream(OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-    }
-
-    @Override
-    public void close() throws IOException {
-      flush();
     }
   }
 }

@@ -4,10 +4,13 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Lets a content writer close its wrapping streams (gzip) without closing the store's. */
-final class NonClosingOutputStream extends FilterOutputStream {
+/**
+ * Lets a writer close its wrapping streams (gzip, a JSON generator) without closing the
+ * underlying stream, which the caller still writes to or closes itself.
+ */
+public final class NonClosingOutputStream extends FilterOutputStream {
 
-  NonClosingOutputStream(OutputStream out) {
+  public NonClosingOutputStream(OutputStream out) {
     super(out);
   }
 

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
@@ -12,13 +13,33 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class VolumeOperation {
 
-  @JsonPropertyDescription("Replace or Expand.")
+  public static final String TYPE_REPLACE = "Replace";
+  public static final String TYPE_EXPAND = "Expand";
+  public static final String TYPE_REPLACE_MEMBER_VOLUME = "ReplaceMemberVolume";
+  public static final String TYPE_RECOVER_FROM_QUORUM_LOSS = "RecoverFromQuorumLoss";
+  public static final String TYPE_HIBERNATE_DELETE_VOLUMES = "HibernateDeleteVolumes";
+
+  public static final String PHASE_SNAPSHOT_PENDING = "SnapshotPending";
+  public static final String PHASE_SNAPSHOTTED = "Snapshotted";
+  public static final String PHASE_REPLACING = "Replacing";
+  public static final String PHASE_EXPANDING = "Expanding";
+  public static final String PHASE_VOLUMES_DELETED = "VolumesDeleted";
+  public static final String PHASE_RESTORING = "Restoring";
+  public static final String PHASE_COMPLETED = "Completed";
+  public static final String PHASE_FAILED = "Failed";
+
+  @JsonPropertyDescription("Replace, Expand, ReplaceMemberVolume, RecoverFromQuorumLoss or"
+      + " HibernateDeleteVolumes.")
   private String type;
+
+  @JsonPropertyDescription("The EtcdOpsTask this operation carries out, if any.")
+  private String task;
 
   @JsonPropertyDescription("The Etcd generation whose volume spec is being applied.")
   private Long generation;
 
-  @JsonPropertyDescription("SnapshotPending, Snapshotted, Replacing or Expanding.")
+  @JsonPropertyDescription("SnapshotPending, Snapshotted, Replacing, Expanding, VolumesDeleted,"
+      + " Restoring, Completed or Failed.")
   private String phase;
 
   @JsonPropertyDescription("Revision of the full snapshot taken before the first deletion.")
@@ -38,6 +59,19 @@ public class VolumeOperation {
 
   public void setType(String type) {
     this.type = type;
+  }
+
+  public String getTask() {
+    return task;
+  }
+
+  public void setTask(String task) {
+    this.task = task;
+  }
+
+  @JsonIgnore
+  public boolean isFinished() {
+    return PHASE_COMPLETED.equals(phase) || PHASE_FAILED.equals(phase);
   }
 
   public Long getGeneration() {

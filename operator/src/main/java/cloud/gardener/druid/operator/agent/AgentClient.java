@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.operator.observe.AgentView;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** What the operator asks of a member's agent. The agent acts on its own member only. */
 public interface AgentClient {
@@ -18,8 +19,20 @@ public interface AgentClient {
   /** Asks an agent to remove {@code memberId} from the etcd membership. */
   void removeMember(AgentEndpoint via, String memberId);
 
-  /** Asks the leader's agent for a full snapshot; {@code isFinal} before hibernation. */
-  void fullSnapshot(AgentEndpoint leader, boolean isFinal);
+  /**
+   * Asks the leader's agent for a full snapshot ({@code isFinal} before hibernation) and
+   * returns once it is in the store: the snapshot's end revision.
+   */
+  long fullSnapshot(AgentEndpoint leader, boolean isFinal);
+
+  /**
+   * Asks the leader's agent for a delta snapshot of the events since the last one; the end
+   * revision of the delta, or empty when there were no events.
+   */
+  OptionalLong deltaSnapshot(AgentEndpoint leader);
+
+  /** Asks an agent to defragment its own member's database. */
+  void defragment(AgentEndpoint member);
 
   /** A request the agent refused or failed; the message says why. */
   final class AgentException extends RuntimeException {

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,11 +97,29 @@ public final class HttpAgentClient implements AgentClient {
   }
 
   @Override
-  public void fullSnapshot(AgentEndpoint leader, boolean isFinal) {
-    post(leader, AgentApi.SNAPSHOT_FULL + (isFinal ? "?final=true" : ""));
+  public long fullSnapshot(AgentEndpoint leader, boolean isFinal) {
+    JsonNode body = post(leader, AgentApi.SNAPSHOT_FULL + (isFinal ? "?final=true" : ""));
+    if (!body.path("endRevision").canConvertToLong()) {
+      throw new AgentException("agent of " + leader.member() + " answered a full snapshot"
+          + " without its revision: " + body);
+    }
+    return body.path("endRevision").asLong();
   }
 
-  private void post(AgentEndpoint endpoint, String pathAndQuery) {
+  @Override
+  public OptionalLong deltaSnapshot(AgentEndpoint leader) {
+    JsonNode body = post(leader, AgentApi.SNAPSHOT_DELTA);
+    return body.path("endRevision").canConvertToLong()
+        ? OptionalLong.of(body.path("endRevision").asLong()) : OptionalLong.empty();
+  }
+
+  @Override
+  public void defragment(AgentEndpoint member) {
+    post(member, AgentApi.DEFRAGMENT);
+  }
+
+  /** POSTs and returns the JSON answer (an empty object when the body is not JSON). */
+  private JsonNode post(AgentEndpoint endpoint, String pathAndQuery) {
     try {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.uri(pathAndQuery))
           .timeout(actionTimeout).POST(HttpRequest.BodyPublishers.noBody()).build(),
@@ -109,12 +128,21 @@ public final class HttpAgentClient implements AgentClient {
         throw new AgentException("agent of " + endpoint.member() + " refused " + pathAndQuery
             + ": HTTP " + r.statusCode() + " " + r.body().strip());
       }
+      return parse(r.body());
     } catch (IOException e) {
       throw new AgentException("agent of " + endpoint.member() + " did not answer " + pathAndQuery
           + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AgentException("interrupted while calling " + endpoint.member(), e);
+    }
+  }
+
+  private static JsonNode parse(String body) {
+    try {
+      return body == null || body.isBlank() ? JSON.createObjectNode() : JSON.readTree(body);
+    } catch (IOException e) {
+      return JSON.createObjectNode();
     }
   }
 }

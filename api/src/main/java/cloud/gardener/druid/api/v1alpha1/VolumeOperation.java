@@ -23,6 +23,7 @@ public class VolumeOperation {
   public static final String PHASE_SNAPSHOTTED = "Snapshotted";
   public static final String PHASE_REPLACING = "Replacing";
   public static final String PHASE_EXPANDING = "Expanding";
+  public static final String PHASE_REMOVING_MEMBERS = "RemovingMembers";
   public static final String PHASE_VOLUMES_DELETED = "VolumesDeleted";
   public static final String PHASE_RESTORING = "Restoring";
   public static final String PHASE_COMPLETED = "Completed";
@@ -38,8 +39,8 @@ public class VolumeOperation {
   @JsonPropertyDescription("The Etcd generation whose volume spec is being applied.")
   private Long generation;
 
-  @JsonPropertyDescription("SnapshotPending, Snapshotted, Replacing, Expanding, VolumesDeleted,"
-      + " Restoring, Completed or Failed.")
+  @JsonPropertyDescription("SnapshotPending, Snapshotted, Replacing, Expanding, RemovingMembers,"
+      + " VolumesDeleted, Restoring, Completed or Failed.")
   private String phase;
 
   @JsonPropertyDescription("Revision of the full snapshot taken before the first deletion.")

@@ -12,6 +12,7 @@ import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.init.GuardFile;
 import cloud.gardener.druid.agent.init.GuardMismatchException;
 import cloud.gardener.druid.agent.init.Initializer;
+import cloud.gardener.druid.agent.init.PeerUrlUpdate;
 import cloud.gardener.druid.agent.init.StartPlan;
 import cloud.gardener.druid.agent.lease.LeaseRenewer;
 import cloud.gardener.druid.agent.restore.Restorer;
@@ -67,6 +68,7 @@ public final class Agent implements AutoCloseable {
   private volatile boolean stopping;
   private CronRunner defrag;
   private LearnerPromoter promoter;
+  private PeerUrlUpdate peerUrl;
   private LeaseRenewer leases;
 
   public Agent(AgentConfig config, Redirect etcdOutput) throws IOException {
@@ -152,6 +154,9 @@ public final class Agent implements AutoCloseable {
     if (plan.outcome() == StartPlan.Outcome.JOINED_AS_LEARNER) {
       promoter = new LearnerPromoter(client, config.member());
       promoter.start();
+    } else {
+      peerUrl = new PeerUrlUpdate(config.member());
+      peerUrl.afterStart(client);
     }
     SnapshotListener listener = new SnapshotMetrics(metrics);
     if (config.leases()) {
@@ -228,6 +233,7 @@ public final class Agent implements AutoCloseable {
     initTrigger.release();
     closeQuietly(defrag);
     closeQuietly(promoter);
+    closeQuietly(peerUrl);
     closeQuietly(scheduler);
     closeQuietly(leases);
     if (etcd != null && isCleanExit(etcd.stop(Duration.ofSeconds(30)))) {

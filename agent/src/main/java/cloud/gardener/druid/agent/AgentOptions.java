@@ -94,6 +94,10 @@ public final class AgentOptions {
       + "for etcd's peer URLs.")
   Path peerTlsDir;
 
+  @Option(names = "--peer-skip-client-san-verification", description = "Accept peer client "
+      + "certificates whose SANs do not name the connecting address.")
+  boolean peerSkipClientSanVerification;
+
   @Option(names = "--server-tls-dir", description = "Directory with tls.crt, tls.key (and "
       + "ca.crt for mutual TLS) for the agent's HTTP API.")
   Path serverTlsDir;
@@ -158,7 +162,7 @@ public final class AgentOptions {
     MemberConfig member = new MemberConfig(name, etcd, namespace, podIp, host, clientPort,
         peerPort, cluster(etcd, peerTls.isPresent()),
         clusterToken != null ? clusterToken : namespace + "-" + etcd, dataDir, clientTls,
-        peerTls);
+        peerTls, peerSkipClientSanVerification);
     EtcdTuning tuning = new EtcdTuning(etcdBinDir, bytes(quota), snapshotCount,
         (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),

@@ -11,6 +11,8 @@ import java.util.Optional;
  *
  * @param advertiseHost the name others reach this member by ({@code <pod>.<etcd>-peer.<ns>.svc})
  * @param initialCluster every member of the cluster by name, with its peer URL, in order
+ * @param peerSkipClientSanVerification accept peer client certificates whose SANs do not name
+ *     the connecting address
  */
 public record MemberConfig(
     String name,
@@ -24,7 +26,16 @@ public record MemberConfig(
     String clusterToken,
     Path dataDir,
     Optional<TlsFiles> clientTls,
-    Optional<TlsFiles> peerTls) {
+    Optional<TlsFiles> peerTls,
+    boolean peerSkipClientSanVerification) {
+
+  public MemberConfig(String name, String etcdName, String namespace, String podIp,
+      String advertiseHost, int clientPort, int peerPort, Map<String, URI> initialCluster,
+      String clusterToken, Path dataDir, Optional<TlsFiles> clientTls,
+      Optional<TlsFiles> peerTls) {
+    this(name, etcdName, namespace, podIp, advertiseHost, clientPort, peerPort, initialCluster,
+        clusterToken, dataDir, clientTls, peerTls, false);
+  }
 
   public String clientScheme() {
     return clientTls.isPresent() ? "https" : "http";

@@ -42,6 +42,9 @@ public final class EtcdConfigBuilder {
     tuning.autoCompactionRetention().ifPresent(r -> c.put("auto-compaction-retention", r));
     member.clientTls().ifPresent(tls -> putTls(c, "", tls));
     member.peerTls().ifPresent(tls -> putTls(c, "peer-", tls));
+    if (member.peerTls().isPresent() && member.peerSkipClientSanVerification()) {
+      c.put("peer-skip-client-san-verification", "true");
+    }
     return c;
   }
 

@@ -88,6 +88,12 @@ public final class MemberClient implements AutoCloseable {
         "add a learner with peer URL " + peerUrl).getMember();
   }
 
+  /** Replaces the peer URLs etcd has registered for {@code memberId}. */
+  public void updatePeerUrls(long memberId, List<URI> peerUrls) throws EtcdException {
+    await(client.getClusterClient().updateMember(memberId, peerUrls),
+        "update the peer URLs of member " + hex(memberId) + " to " + peerUrls);
+  }
+
   public void remove(long memberId) throws EtcdException {
     await(client.getClusterClient().removeMember(memberId), "remove member " + hex(memberId));
   }

@@ -59,6 +59,7 @@ public final class Initializer {
     Result result = validator.validate(dataDir, mode, newestBackupRevision());
     if (result.isValid()) {
       guard.writeTo(dataDir);
+      new PeerUrlUpdate(member).beforeStart();
       return new StartPlan(ClusterState.NEW, member.initialCluster(),
           StartPlan.Outcome.VALID_DATA);
     }

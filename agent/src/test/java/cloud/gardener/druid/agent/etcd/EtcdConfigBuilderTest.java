@@ -62,4 +62,20 @@ class EtcdConfigBuilderTest {
         .containsEntry("initial-cluster-state", "existing");
     assertThat(EtcdConfigBuilder.flags(c)).contains("--initial-cluster-state=existing");
   }
+
+  @Test
+  void skipsThePeerClientSanCheckOnlyWhenAskedAndPeerTlsIsOn() {
+    TlsFiles tls = new TlsFiles(Path.of("/tls/ca.crt"), Path.of("/tls/tls.crt"),
+        Path.of("/tls/tls.key"));
+    MemberConfig withTls = member(Optional.of(tls));
+    MemberConfig skipping = new MemberConfig(withTls.name(), withTls.etcdName(),
+        withTls.namespace(), withTls.podIp(), withTls.advertiseHost(), withTls.clientPort(),
+        withTls.peerPort(), CLUSTER, withTls.clusterToken(), withTls.dataDir(),
+        Optional.empty(), Optional.of(tls), true);
+    assertThat(EtcdConfigBuilder.config(skipping, TUNING, CLUSTER, ClusterState.NEW))
+        .containsEntry("peer-skip-client-san-verification", "true")
+        .containsEntry("listen-peer-urls", "https://10.1.2.3:2380");
+    assertThat(EtcdConfigBuilder.config(withTls, TUNING, CLUSTER, ClusterState.NEW))
+        .doesNotContainKey("peer-skip-client-san-verification");
+  }
 }

@@ -54,6 +54,9 @@ public final class AgentArgs {
     }
     if (EtcdDefaults.peerTls(etcd)) {
       add(args, "peer-tls-dir", MemberLayout.PEER_TLS_DIR);
+      if (Boolean.TRUE.equals(ec.getPeerUrlTls().getSkipClientSANVerification())) {
+        add(args, "peer-skip-client-san-verification", true);
+      }
     }
     if (EtcdDefaults.agentTls(etcd)) {
       add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR);

@@ -84,6 +84,14 @@ class MemberPodBuilderTest {
     assertThat(MemberPodBuilder.revision(etcd, settings)).isNotEqualTo(plain);
     assertThat(EtcdConfigMapBuilder.build(etcd).getData().get(MemberLayout.CONFIG_KEY))
         .contains("https://e-0.e-peer.ns.svc:2380", "peer-transport-security");
+    assertThat(pod.getSpec().getContainers().get(0).getArgs())
+        .noneMatch(a -> a.startsWith("--peer-skip-client-san-verification"));
+
+    String checked = MemberPodBuilder.revision(etcd, settings);
+    tls.setSkipClientSANVerification(true);
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0).getArgs())
+        .contains("--peer-skip-client-san-verification=true");
+    assertThat(MemberPodBuilder.revision(etcd, settings)).isNotEqualTo(checked);
   }
 
   @Test

@@ -66,7 +66,7 @@ public final class EtcdOperator implements AutoCloseable {
     EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
         new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
         new RolloutExecutor(client, agents, options.settings(), events),
-        new EtcdCleanup(client, components, events), options.autoReconcile(), clock);
+        new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events);
     operator.register(reconciler, c -> {
       if (options.namespaces().isEmpty()) {
         c.watchingAllNamespaces();

@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.Finalizers;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
@@ -57,10 +58,11 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final EtcdCleanup cleanup;
   private final boolean autoReconcile;
   private final Clock clock;
+  private final VolumeEvents volumeEvents;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
       EtcdObserver observer, MemberRollout rollout, RolloutExecutor executor,
-      EtcdCleanup cleanup, boolean autoReconcile, Clock clock) {
+      EtcdCleanup cleanup, boolean autoReconcile, Clock clock, EventRecorder events) {
     this.client = client;
     this.components = List.copyOf(components);
     this.validation = new SpecValidation(client);
@@ -71,20 +73,24 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.cleanup = cleanup;
     this.autoReconcile = autoReconcile;
     this.clock = clock;
+    this.volumeEvents = new VolumeEvents(events);
   }
 
   @Override
   public UpdateControl<Etcd> reconcile(Etcd etcd, Context<Etcd> context) {
     OperationRecord op = new OperationRecord(etcd, clock.instant());
     SpecGate gate = SpecGate.decide(etcd, autoReconcile);
-    Optional<RolloutAction> step = gate.reconcileSpec() ? reconcileSpec(etcd, op) : Optional.empty();
+    Optional<Step> step = gate.reconcileSpec() ? reconcileSpec(etcd, op) : Optional.empty();
     Optional<Long> observedGeneration = step.isPresent()
         ? Optional.of(etcd.getMetadata().getGeneration()) : Optional.empty();
     ClusterSnapshot after = observer.observe(etcd);
+    VolumeOperation volumeOperation = step.flatMap(Step::recorded)
+        .orElse(after.volumes().recorded().orElse(null));
     EtcdStatus status = EtcdStatusComputer.compute(after, etcd.getStatus(), observedGeneration,
-        op.lastOperation(), op.errors());
+        op.lastOperation(), op.errors(), volumeOperation);
     statusWriter.write(etcd, status);
-    boolean done = step.filter(RolloutAction.Done.class::isInstance).isPresent();
+    volumeEvents.announce(etcd, status);
+    boolean done = step.map(Step::action).filter(RolloutAction.Done.class::isInstance).isPresent();
     if (done && SpecGate.hasReconcileAnnotation(etcd)) {
       removeReconcileAnnotation(etcd);
     }
@@ -92,11 +98,15 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         ? IDLE_REQUEUE : STEP_REQUEUE);
   }
 
+  /** The rollout step taken, and the volume operation it asks to record. */
+  private record Step(RolloutAction action, Optional<VolumeOperation> recorded) {
+  }
+
   /**
    * Validates and syncs the spec and takes one rollout step. Returns the step, or empty when
    * the children could not all be written for this generation (then observedGeneration stays).
    */
-  private Optional<RolloutAction> reconcileSpec(Etcd etcd, OperationRecord op) {
+  private Optional<Step> reconcileSpec(Etcd etcd, OperationRecord op) {
     List<SpecValidation.Problem> problems = validation.validate(etcd);
     if (!problems.isEmpty()) {
       problems.forEach(p -> op.error(p.code(), p.description()));
@@ -113,18 +123,20 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     }
     ClusterSnapshot before = observer.observe(etcd);
     RolloutAction action = rollout.next(before);
+    StepHook.reached(etcd, action);
+    Optional<VolumeOperation> recorded;
     try {
-      executor.execute(before, action);
+      recorded = executor.execute(before, action);
     } catch (RuntimeException e) {
       op.error("ERR_ROLLOUT", action.describe() + " failed: " + e.getMessage());
-      return Optional.of(action);
+      return Optional.of(new Step(action, Optional.empty()));
     }
     if (action instanceof RolloutAction.Done) {
       op.succeeded("Etcd reconciled: " + action.describe());
     } else {
       op.processing(action.describe());
     }
-    return Optional.of(action);
+    return Optional.of(new Step(action, recorded));
   }
 
   private void removeReconcileAnnotation(Etcd etcd) {

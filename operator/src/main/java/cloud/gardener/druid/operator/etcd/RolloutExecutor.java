@@ -12,7 +12,9 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.Optional;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -32,12 +34,17 @@ public final class RolloutExecutor {
     this.events = events;
   }
 
-  public void execute(ClusterSnapshot s, RolloutAction action) {
+  /**
+   * Executes {@code action}; returns the volume operation to record in status with this
+   * reconcile's status write, if the action produced one.
+   */
+  public Optional<VolumeOperation> execute(ClusterSnapshot s, RolloutAction action) {
     Etcd etcd = s.etcd();
     if (action instanceof RolloutAction.CreateVolumes v) {
       v.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
     } else if (action instanceof RolloutAction.CreatePods p) {
-      p.ordinals().forEach(i -> create(MemberPodBuilder.build(etcd, settings, i)));
+      p.ordinals().forEach(i -> create(MemberPodBuilder.build(etcd, settings, i,
+          p.alone() ? 1 : EtcdDefaults.replicas(etcd))));
       events.normal(etcd, "MembersCreated", action.describe());
     } else if (action instanceof RolloutAction.RestartMember r) {
       events.normal(etcd, "MemberUpdating", action.describe());
@@ -52,24 +59,65 @@ public final class RolloutExecutor {
       agents.removeMember(endpoint(s, r.viaOrdinal()), r.memberId());
       events.normal(etcd, "MemberRemoved", action.describe());
     } else if (action instanceof RolloutAction.Hibernate h) {
-      hibernate(s, h);
+      return hibernate(s, h);
     } else if (action instanceof RolloutAction.DeleteSurplusMember d) {
       deleteSurplus(etcd, d);
+    } else if (action instanceof RolloutAction.RecordVolumeOperation r) {
+      events.normal(etcd, "VolumeOperation", r.describe());
+      return Optional.of(r.operation());
+    } else if (action instanceof RolloutAction.TakeFullSnapshot t) {
+      long revision = agents.fullSnapshot(endpoint(s, t.viaOrdinal()), false);
+      VolumeOperation then = t.then();
+      then.setSnapshotRevision(revision);
+      events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision " + revision
+          + " taken before volumes are changed");
+      return Optional.of(then);
+    } else if (action instanceof RolloutAction.DeleteMemberAndVolume d) {
+      events.normal(etcd, "VolumeReplacing", action.describe());
+      client.pods().inNamespace(ns(etcd)).withName(d.name()).delete();
+      client.persistentVolumeClaims().inNamespace(ns(etcd)).withName(d.pvcName()).delete();
+    } else if (action instanceof RolloutAction.DeleteMembers d) {
+      events.normal(etcd, "MembersDeleted", action.describe());
+      d.ordinals().forEach(i -> client.pods().inNamespace(ns(etcd))
+          .withName(s.members().get(i).name()).delete());
+    } else if (action instanceof RolloutAction.DeleteVolumes d) {
+      events.normal(etcd, "VolumesDeleted", action.describe());
+      d.pvcNames().forEach(n -> client.persistentVolumeClaims().inNamespace(ns(etcd))
+          .withName(n).delete());
+      return Optional.of(d.then());
+    } else if (action instanceof RolloutAction.ExpandVolumes v) {
+      v.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
+      events.normal(etcd, "VolumesExpanding", action.describe());
     }
+    return Optional.empty();
   }
 
-  private void hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {
+  private Optional<VolumeOperation> hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {
     Etcd etcd = s.etcd();
+    Optional<VolumeOperation> record = Optional.empty();
     if (h.finalSnapshotVia().isPresent()) {
-      agents.fullSnapshot(endpoint(s, h.finalSnapshotVia().getAsInt()), true);
-      events.normal(etcd, "FinalSnapshotTaken", "final full snapshot taken before hibernation");
+      long revision = agents.fullSnapshot(endpoint(s, h.finalSnapshotVia().getAsInt()), true);
+      events.normal(etcd, "FinalSnapshotTaken", "final full snapshot at revision " + revision
+          + " taken before hibernation");
+      record = h.recordAfterSnapshot().map(op -> {
+        op.setSnapshotRevision(revision);
+        return op;
+      });
     } else if (EtcdDefaults.hasStore(etcd)) {
       events.warning(etcd, "NoFinalSnapshot", "no ready leader: hibernating without a final"
           + " full snapshot; the newest backup is the last delta snapshot");
     }
+    if (EtcdDefaults.deleteVolumesOnHibernation(etcd) && record.isEmpty()) {
+      events.warning(etcd, "VolumesKept", EtcdDefaults.hasStore(etcd)
+          ? "hibernation.deleteVolumes: no final full snapshot could be taken, the volumes"
+              + " are kept"
+          : "hibernation.deleteVolumes needs a backup store to restore from; the volumes are"
+              + " kept");
+    }
     h.ordinals().forEach(i -> client.pods().inNamespace(ns(etcd))
         .withName(s.members().get(i).name()).delete());
     events.normal(etcd, "Hibernating", h.describe());
+    return record;
   }
 
   private void deleteSurplus(Etcd etcd, RolloutAction.DeleteSurplusMember d) {

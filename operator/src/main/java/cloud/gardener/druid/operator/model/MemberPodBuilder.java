@@ -39,6 +39,16 @@ public final class MemberPodBuilder {
 
   /** The desired pod of member {@code ordinal}. */
   public static Pod build(Etcd etcd, OperatorSettings settings, int ordinal) {
+    return build(etcd, settings, ordinal, EtcdDefaults.replicas(etcd));
+  }
+
+  /**
+   * The desired pod of member {@code ordinal} whose agent bootstraps as one of
+   * {@code bootstrapReplicas} members (1: alone, restoring from the store; the others join
+   * it later). Not part of the revision: it only matters for a member without data.
+   */
+  public static Pod build(Etcd etcd, OperatorSettings settings, int ordinal,
+      int bootstrapReplicas) {
     EtcdNames names = EtcdNames.of(etcd);
     Pod template = template(etcd, settings);
     Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
@@ -53,7 +63,7 @@ public final class MemberPodBuilder {
         .editSpec()
           .withHostname(names.member(ordinal))
           .editFirstContainer()
-            .addToArgs(AgentArgs.bootstrapReplicas(EtcdDefaults.replicas(etcd)))
+            .addToArgs(AgentArgs.bootstrapReplicas(bootstrapReplicas))
           .endContainer()
           .addToVolumes(new VolumeBuilder().withName(DATA_VOLUME)
               .withNewPersistentVolumeClaim().withClaimName(names.pvc(ordinal)).endPersistentVolumeClaim()

@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.observe;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
+import cloud.gardener.druid.operator.volume.VolumeView;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Instant;
@@ -16,10 +17,23 @@ import java.util.Optional;
  * @param desiredPodRevision the member-revision the Etcd's spec asks for
  * @param desiredVolumeRevision the volume-revision the Etcd's spec asks for
  * @param members every member that should exist or still exists, by ordinal
+ * @param volumes volume changes, the recorded volume operation and the volume task
  */
 public record ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desiredVolumeRevision,
     List<MemberObservation> members, Optional<Lease> fullSnapshotLease,
-    Optional<Lease> deltaSnapshotLease, Instant observedAt) {
+    Optional<Lease> deltaSnapshotLease, Instant observedAt, VolumeView volumes) {
+
+  public ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desiredVolumeRevision,
+      List<MemberObservation> members, Optional<Lease> fullSnapshotLease,
+      Optional<Lease> deltaSnapshotLease, Instant observedAt) {
+    this(etcd, desiredPodRevision, desiredVolumeRevision, members, fullSnapshotLease,
+        deltaSnapshotLease, observedAt, VolumeView.none());
+  }
+
+  public ClusterSnapshot withVolumes(VolumeView v) {
+    return new ClusterSnapshot(etcd, desiredPodRevision, desiredVolumeRevision, members,
+        fullSnapshotLease, deltaSnapshotLease, observedAt, v);
+  }
 
   public int replicas() {
     return EtcdDefaults.replicas(etcd);

@@ -2,6 +2,12 @@ package cloud.gardener.druid.operator.observe;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.volume.StorageClasses;
+import cloud.gardener.druid.operator.volume.VolumeDiff;
+import cloud.gardener.druid.operator.volume.VolumeTaskSource;
+import cloud.gardener.druid.operator.volume.VolumeView;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
@@ -20,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
@@ -37,14 +44,21 @@ public final class EtcdObserver {
   private final OperatorSettings settings;
   private final ExecutorService executor;
   private final Clock clock;
+  private final VolumeTaskSource tasks;
 
   public EtcdObserver(KubernetesClient client, AgentClient agents, OperatorSettings settings,
       ExecutorService executor, Clock clock) {
+    this(client, agents, settings, executor, clock, VolumeTaskSource.none());
+  }
+
+  public EtcdObserver(KubernetesClient client, AgentClient agents, OperatorSettings settings,
+      ExecutorService executor, Clock clock, VolumeTaskSource tasks) {
     this.client = client;
     this.agents = agents;
     this.settings = settings;
     this.executor = executor;
     this.clock = clock;
+    this.tasks = tasks;
   }
 
   public ClusterSnapshot observe(Etcd etcd) {
@@ -70,7 +84,31 @@ public final class EtcdObserver {
     return new ClusterSnapshot(etcd, MemberPodBuilder.revision(etcd, settings),
         MemberVolumeBuilder.revision(etcd), List.copyOf(members),
         Optional.ofNullable(leases.get(names.fullSnapshotLease())),
-        Optional.ofNullable(leases.get(names.deltaSnapshotLease())), clock.instant());
+        Optional.ofNullable(leases.get(names.deltaSnapshotLease())), clock.instant(),
+        volumes(etcd, pvcs));
+  }
+
+  /**
+   * The volume part of the observation. The recorded volume operation is read from the API
+   * server, not from the Etcd the reconcile started with: an informer may not have seen the
+   * last record yet, and a flow must never act on an older record than the newest.
+   */
+  private VolumeView volumes(Etcd etcd, Map<Integer, PersistentVolumeClaim> pvcs) {
+    Etcd fresh = client.resources(Etcd.class).inNamespace(etcd.getMetadata().getNamespace())
+        .withName(etcd.getMetadata().getName()).get();
+    Optional<VolumeOperation> recorded = Optional.ofNullable(fresh == null ? etcd : fresh)
+        .map(Etcd::getStatus).map(EtcdStatus::getVolumeOperation);
+    boolean expandable = StorageClasses.allowsExpansion(client, etcd.getSpec().getStorageClass());
+    MemberVolumeBuilder.VolumeSpec desired = MemberVolumeBuilder.desired(etcd);
+    String revision = MemberVolumeBuilder.revision(etcd);
+    EtcdNames names = EtcdNames.of(etcd);
+    Map<Integer, VolumeDiff.Result> changes = new TreeMap<>();
+    pvcs.forEach((i, pvc) -> {
+      if (i < EtcdDefaults.replicas(etcd) && pvc.getMetadata().getDeletionTimestamp() == null) {
+        changes.put(i, VolumeDiff.of(pvc, desired, names.pvc(i), revision, expandable));
+      }
+    });
+    return new VolumeView(Map.copyOf(changes), expandable, recorded, tasks.inProgress(etcd));
   }
 
   private Map<Integer, CompletableFuture<Optional<AgentView>>> askAgents(Etcd etcd,

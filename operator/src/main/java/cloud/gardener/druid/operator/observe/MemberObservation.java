@@ -28,6 +28,14 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
         .orElse(false);
   }
 
+  /** The PVC waits for a pod start to finish growing its file system. */
+  public boolean fileSystemResizePending() {
+    return pvc.filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null)
+        .map(p -> p.getStatus().getConditions().stream().anyMatch(c ->
+            "FileSystemResizePending".equals(c.getType()) && "True".equals(c.getStatus())))
+        .orElse(false);
+  }
+
   public Optional<String> podRevision() {
     return pod.map(p -> p.getMetadata().getLabels()).map(l -> l.get(Labels.MEMBER_REVISION));
   }

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.rollout;
 
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -13,6 +14,7 @@ import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
 import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.volume.VolumeFlow;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +25,8 @@ import java.util.OptionalInt;
  *
  * <ol>
  *   <li>hibernation ({@code replicas: 0}): a final full snapshot through the leader, then every
- *       member pod is deleted;
+ *       member pod is deleted; with {@code hibernation.deleteVolumes} and a store, then every
+ *       volume (only after that final snapshot succeeded);
  *   <li>create missing volumes of wanted members;
  *   <li>promote a learner that is ready (etcd admits one learner at a time);
  *   <li>bootstrap: with no member pod at all, create every wanted pod at once (etcd needs the
@@ -31,7 +34,11 @@ import java.util.OptionalInt;
  *   <li>recreate missing pods: all at once when quorum is lost anyway, else one at a time, and
  *       only while every other member is ready (a new member joins as a learner);
  *   <li>scale-in: remove the highest surplus member from etcd, then delete its pod and volume;
- *   <li>update outdated members one at a time: a member that is not ready first (it does not
+ *   <li>a volume operation in progress ({@link VolumeFlow}) takes precedence over everything
+ *       below; a confirmed volume replacement or a volume task starts after scale-in, growing
+ *       volumes in place before pod updates;
+ *   <li>update outdated members one at a time (a pending file system resize counts as
+ *       outdated: the restart completes it): a member that is not ready first (it does not
  *       count toward quorum), then, only while the cluster is healthy and in sync, followers
  *       from the highest ordinal down, and the leader last, after leadership was moved to an
  *       updated follower.
@@ -42,14 +49,20 @@ import java.util.OptionalInt;
 public final class MemberRollout {
 
   private final ClusterHealth health;
+  private final VolumeFlow volumes;
 
   public MemberRollout(ClusterHealth health) {
     this.health = health;
+    this.volumes = new VolumeFlow(health);
   }
 
   public RolloutAction next(ClusterSnapshot s) {
     if (s.replicas() == 0) {
       return hibernate(s);
+    }
+    Optional<RolloutAction> volumeStep = volumes.continueActive(s).or(() -> volumes.startTask(s));
+    if (volumeStep.isPresent()) {
+      return volumeStep.get();
     }
     List<Integer> missingVolumes = s.wanted().stream().filter(m -> m.pvc().isEmpty())
         .map(MemberObservation::ordinal).toList();
@@ -59,22 +72,31 @@ public final class MemberRollout {
     return promoteLearner(s)
         .or(() -> createPods(s))
         .or(() -> scaleIn(s))
+        .or(() -> volumes.startReplacement(s))
+        .or(() -> volumes.grow(s))
         .or(() -> update(s))
         .orElseGet(Done::new);
   }
 
   private RolloutAction hibernate(ClusterSnapshot s) {
+    boolean deleteVolumes = EtcdDefaults.deleteVolumesOnHibernation(s.etcd())
+        && EtcdDefaults.hasStore(s.etcd());
     List<Integer> running = s.members().stream().filter(m -> m.podExists() && !m.podTerminating())
         .map(MemberObservation::ordinal).toList();
-    if (running.isEmpty()) {
-      return s.members().stream().anyMatch(MemberObservation::podExists)
-          ? new Wait("member pods to terminate") : new Done();
+    if (!running.isEmpty()) {
+      OptionalInt via = EtcdDefaults.hasStore(s.etcd())
+          ? s.leader().filter(MemberObservation::ready)
+              .map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
+          : OptionalInt.empty();
+      Optional<VolumeOperation> record = deleteVolumes && via.isPresent()
+          ? Optional.of(volumes.hibernationRecord(s)) : Optional.empty();
+      return new RolloutAction.Hibernate(running, via, record);
     }
-    OptionalInt via = EtcdDefaults.hasStore(s.etcd())
-        ? s.leader().filter(MemberObservation::ready)
-            .map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
-        : OptionalInt.empty();
-    return new RolloutAction.Hibernate(running, via);
+    if (s.members().stream().anyMatch(MemberObservation::podExists)) {
+      return new Wait("member pods to terminate");
+    }
+    return deleteVolumes ? volumes.deleteVolumesAfterHibernation(s).orElseGet(Done::new)
+        : new Done();
   }
 
   private Optional<RolloutAction> createPods(ClusterSnapshot s) {
@@ -150,7 +172,7 @@ public final class MemberRollout {
   private Optional<RolloutAction> update(ClusterSnapshot s) {
     List<MemberObservation> outdated = s.wanted().stream()
         .filter(m -> m.podExists() && !m.podTerminating())
-        .filter(m -> !m.podUpdated(s.desiredPodRevision()))
+        .filter(m -> !m.podUpdated(s.desiredPodRevision()) || m.fileSystemResizePending())
         .sorted(Comparator.comparingInt(MemberObservation::ordinal).reversed())
         .toList();
     if (outdated.isEmpty()) {

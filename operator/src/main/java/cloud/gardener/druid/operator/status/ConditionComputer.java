@@ -11,6 +11,11 @@ import static cloud.gardener.druid.api.ConditionTypes.UNKNOWN;
 import static cloud.gardener.druid.api.ConditionTypes.VOLUMES_UP_TO_DATE;
 
 import cloud.gardener.druid.api.v1alpha1.Condition;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.model.EtcdDefaults;
+import cloud.gardener.druid.operator.volume.ReplacementConfirmation;
+import cloud.gardener.druid.operator.volume.VolumeChange;
+import cloud.gardener.druid.operator.volume.VolumeView;
 import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -27,6 +32,10 @@ final class ConditionComputer {
   }
 
   static List<Condition> compute(ClusterSnapshot s) {
+    return compute(s, s.volumes().recorded().orElse(null));
+  }
+
+  static List<Condition> compute(ClusterSnapshot s, VolumeOperation volumeOperation) {
     List<Condition> conditions = new ArrayList<>();
     conditions.add(ready(s));
     conditions.add(allMembersReady(s));
@@ -34,7 +43,7 @@ final class ConditionComputer {
     BackupReadiness.compute(s).ifPresent(conditions::add);
     conditions.add(dataVolumesReady(s));
     conditions.add(clusterIdMismatch(s));
-    conditions.add(volumesUpToDate(s));
+    conditions.add(volumesUpToDate(s, volumeOperation));
     return conditions;
   }
 
@@ -104,7 +113,51 @@ final class ConditionComputer {
             "Members report one cluster id.");
   }
 
-  static Condition volumesUpToDate(ClusterSnapshot s) {
+  /**
+   * False while a volume operation runs (Replacing / Restoring), while a replacement awaits
+   * its confirmation (AwaitingConfirmation) or cannot be done (NoBackupStore), while volumes
+   * grow (Expanding), and while a volume is otherwise not as the spec asks (Pending).
+   */
+  static Condition volumesUpToDate(ClusterSnapshot s, VolumeOperation op) {
+    if (op != null && !op.isFinished()) {
+      boolean replacing = VolumeOperation.TYPE_REPLACE.equals(op.getType())
+          || VolumeOperation.TYPE_REPLACE_MEMBER_VOLUME.equals(op.getType());
+      return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, replacing ? "Replacing" : "Restoring",
+          op.getType() + " in phase " + op.getPhase()
+              + (op.getCurrentMember() == null ? "" : ", member " + op.getCurrentMember())
+              + (op.getCompletedMembers() == null || op.getCompletedMembers().isEmpty() ? ""
+                  : ", done: " + String.join(", ", op.getCompletedMembers()))
+              + (op.getTask() == null ? "" : " (task " + op.getTask() + ")") + ".");
+    }
+    VolumeView v = s.volumes();
+    if (!v.needing(VolumeChange.REPLACE).isEmpty()) {
+      String what = v.describe(VolumeChange.REPLACE, i -> s.members().get(i).name());
+      if (s.replicas() == 1 && !EtcdDefaults.hasStore(s.etcd())) {
+        return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "NoBackupStore", "Volumes need"
+            + " replacement (" + what + "), but a single member without a backup store would"
+            + " lose its data: configure spec.backup.store or revert the volume change.");
+      }
+      if (!ReplacementConfirmation.isConfirmed(s.etcd())) {
+        return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "AwaitingConfirmation", "Volumes need"
+            + " replacement (" + what + "). " + (s.replicas() == 1
+                ? "A full snapshot is taken, then the member is deleted with its volume and"
+                    + " restored from the snapshot on a new one."
+                : "A full snapshot is taken, then one member at a time is removed, recreated"
+                    + " on a new volume and rejoins.")
+            + " Confirm with: " + ReplacementConfirmation.howToConfirm(s.etcd()));
+      }
+      return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "Replacing",
+          "Volume replacement confirmed: " + what + ".");
+    }
+    List<String> growing = s.wanted().stream()
+        .filter(m -> v.change(m.ordinal()) == VolumeChange.GROW || m.fileSystemResizePending()
+            || (m.pvc().isPresent() && !m.volumeUpdated(s.desiredVolumeRevision(),
+                s.desiredCapacity()) && grownRequest(s, m)))
+        .map(MemberObservation::name).toList();
+    if (!growing.isEmpty()) {
+      return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "Expanding", "Volumes of members growing to "
+          + s.desiredCapacity() + ": " + String.join(", ", growing) + ".");
+    }
     List<String> pending = s.wanted().stream().filter(m -> m.pvc().isPresent())
         .filter(m -> !m.volumeUpdated(s.desiredVolumeRevision(), s.desiredCapacity()))
         .map(MemberObservation::name).toList();
@@ -112,5 +165,14 @@ final class ConditionComputer {
         ? Conditions.of(VOLUMES_UP_TO_DATE, TRUE, "VolumesUpToDate", "No volume change is pending.")
         : Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "Pending",
             "Volumes of members differ from the spec: " + String.join(", ", pending) + ".");
+  }
+
+  /** The claim already requests the desired size, but its capacity has not reached it. */
+  private static boolean grownRequest(ClusterSnapshot s, MemberObservation m) {
+    var requests = m.pvc().get().getSpec() == null || m.pvc().get().getSpec().getResources() == null
+        ? null : m.pvc().get().getSpec().getResources().getRequests();
+    var request = requests == null ? null : requests.get("storage");
+    return request != null
+        && request.getNumericalAmount().compareTo(s.desiredCapacity().getNumericalAmount()) == 0;
   }
 }

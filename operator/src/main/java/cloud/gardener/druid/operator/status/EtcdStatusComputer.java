@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.status;
 
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
@@ -26,12 +27,20 @@ public final class EtcdStatusComputer {
    */
   public static EtcdStatus compute(ClusterSnapshot s, EtcdStatus previous,
       Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors) {
+    return compute(s, previous, observedGeneration, lastOperation, lastErrors,
+        s.volumes().recorded().orElse(previous == null ? null : previous.getVolumeOperation()));
+  }
+
+  /** @param volumeOperation the volume operation to record (see VolumeFlow) */
+  public static EtcdStatus compute(ClusterSnapshot s, EtcdStatus previous,
+      Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors,
+      VolumeOperation volumeOperation) {
     EtcdStatus prev = previous == null ? new EtcdStatus() : previous;
     EtcdStatus next = new EtcdStatus();
     next.setObservedGeneration(observedGeneration.orElse(prev.getObservedGeneration()));
     List<Condition> conditions = s.replicas() == 0
         ? notChecked(prev.getConditions())
-        : ConditionComputer.compute(s);
+        : ConditionComputer.compute(s, volumeOperation);
     if (observedGeneration.isEmpty()) {
       conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
     }
@@ -49,7 +58,7 @@ public final class EtcdStatusComputer {
     next.setLastOperation(lastOperation);
     next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);
     next.setEtcd(prev.getEtcd());
-    next.setVolumeOperation(prev.getVolumeOperation());
+    next.setVolumeOperation(volumeOperation);
     return next;
   }
 

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
@@ -7,6 +8,12 @@ import java.util.List;
 /** Progress of an EtcdOpsTask. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class EtcdOpsTaskStatus {
+
+  public static final String STATE_PENDING = "Pending";
+  public static final String STATE_IN_PROGRESS = "InProgress";
+  public static final String STATE_SUCCEEDED = "Succeeded";
+  public static final String STATE_FAILED = "Failed";
+  public static final String STATE_REJECTED = "Rejected";
 
   @JsonPropertyDescription("Pending, InProgress, Succeeded, Failed or Rejected.")
   private String state;
@@ -18,6 +25,13 @@ public class EtcdOpsTaskStatus {
   private List<LastError> lastErrors;
 
   private OpsTaskLastOperation lastOperation;
+
+  /** Succeeded, Failed or Rejected: nothing more happens but the deletion after the TTL. */
+  @JsonIgnore
+  public boolean isFinished() {
+    return STATE_SUCCEEDED.equals(state) || STATE_FAILED.equals(state)
+        || STATE_REJECTED.equals(state);
+  }
 
   public String getState() {
     return state;

@@ -8,6 +8,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class OpsTaskLastOperation {
 
+  public static final String TYPE_ADMIT = "Admit";
+  public static final String TYPE_EXECUTION = "Execution";
+  public static final String TYPE_CLEANUP = "Cleanup";
+
+  public static final String STATE_IN_PROGRESS = "InProgress";
+  public static final String STATE_COMPLETED = "Completed";
+  public static final String STATE_FAILED = "Failed";
+
   @JsonPropertyDescription("Admit, Execution or Cleanup.")
   private String type;
 

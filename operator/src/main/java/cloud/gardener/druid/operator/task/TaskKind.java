@@ -1,0 +1,71 @@
+package cloud.gardener.druid.operator.task;
+
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The operation an EtcdOpsTask asks for. Snapshots and defragmentation are carried out by the
+ * task controller through the agents; volume operations by the Etcd reconciler, which reports
+ * back through {@code status.volumeOperation} of the Etcd.
+ */
+public enum TaskKind {
+  ON_DEMAND_SNAPSHOT("onDemandSnapshot", null),
+  DEFRAGMENT("defragment", null),
+  REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeOperation.TYPE_REPLACE_MEMBER_VOLUME),
+  RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.TYPE_RECOVER_FROM_QUORUM_LOSS);
+
+  private final String field;
+  private final String volumeOperationType;
+
+  TaskKind(String field, String volumeOperationType) {
+    this.field = field;
+    this.volumeOperationType = volumeOperationType;
+  }
+
+  /** The field of {@code spec.config} that selects this kind. */
+  public String field() {
+    return field;
+  }
+
+  /** True when the Etcd reconciler carries the task out (a volume operation). */
+  public boolean byEtcdReconciler() {
+    return volumeOperationType != null;
+  }
+
+  /** The {@code status.volumeOperation.type} of the Etcd that carries the task out, if any. */
+  public Optional<String> volumeOperationType() {
+    return Optional.ofNullable(volumeOperationType);
+  }
+
+  /** The kinds whose fields are set in the task's config (exactly one for a valid task). */
+  public static List<TaskKind> of(EtcdOpsTask task) {
+    EtcdOpsTaskConfig c = task.getSpec() == null ? null : task.getSpec().getConfig();
+    List<TaskKind> kinds = new ArrayList<>();
+    if (c == null) {
+      return kinds;
+    }
+    if (c.getOnDemandSnapshot() != null) {
+      kinds.add(ON_DEMAND_SNAPSHOT);
+    }
+    if (c.getDefragment() != null) {
+      kinds.add(DEFRAGMENT);
+    }
+    if (c.getReplaceMemberVolume() != null) {
+      kinds.add(REPLACE_MEMBER_VOLUME);
+    }
+    if (c.getRecoverFromQuorumLoss() != null) {
+      kinds.add(RECOVER_FROM_QUORUM_LOSS);
+    }
+    return kinds;
+  }
+
+  /** The single kind of a valid task. */
+  public static Optional<TaskKind> single(EtcdOpsTask task) {
+    List<TaskKind> kinds = of(task);
+    return kinds.size() == 1 ? Optional.of(kinds.get(0)) : Optional.empty();
+  }
+}

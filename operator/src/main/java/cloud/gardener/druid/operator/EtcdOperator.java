@@ -18,6 +18,7 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import cloud.gardener.druid.operator.task.VolumeTasks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
@@ -62,7 +63,8 @@ public final class EtcdOperator implements AutoCloseable {
         new DisruptionBudgetComponent(client), new ServicesComponent(client),
         new ConfigMapComponent(client));
     Clock clock = Clock.systemUTC();
-    EtcdObserver observer = new EtcdObserver(client, agents, options.settings(), agentCalls, clock);
+    EtcdObserver observer = new EtcdObserver(client, agents, options.settings(), agentCalls, clock,
+        VolumeTasks.source(client));
     EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
         new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
         new RolloutExecutor(client, agents, options.settings(), events),

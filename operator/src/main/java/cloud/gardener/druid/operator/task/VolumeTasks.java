@@ -5,6 +5,8 @@ import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.volume.VolumeTaskSource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +47,17 @@ public final class VolumeTasks {
     List<EtcdOpsTask> tasks = client.resources(EtcdOpsTask.class)
         .inNamespace(etcd.getMetadata().getNamespace()).list().getItems();
     return inProgress(tasks, etcd.getMetadata().getName());
+  }
+
+  /** {@link #inProgress} as the Etcd reconciler's source of volume tasks. */
+  public static VolumeTaskSource source(KubernetesClient client) {
+    return etcd -> inProgress(client, etcd).map(VolumeTasks::toVolumeTask);
+  }
+
+  static cloud.gardener.druid.operator.volume.VolumeTask toVolumeTask(VolumeTask t) {
+    return new cloud.gardener.druid.operator.volume.VolumeTask(t.name(), t.type(),
+        VolumeOperation.TYPE_REPLACE_MEMBER_VOLUME.equals(t.type())
+            ? t.memberName() : Optional.empty());
   }
 
   static Optional<VolumeTask> inProgress(List<EtcdOpsTask> tasks, String etcdName) {

@@ -41,6 +41,15 @@ class VolumeHandshakeTest {
   }
 
   @Test
+  void theEtcdReconcilersSourceGetsTheMemberOfAReplacementOnly() {
+    var replace = VolumeTasks.toVolumeTask(VolumeTasks.of(task));
+    assertThat(replace.member()).contains("main-1");
+    EtcdOpsTask recover = Tasks.withState(Tasks.recover("q", "main", Source.MEMBER, "main-0"),
+        STATE_IN_PROGRESS, STARTED);
+    assertThat(VolumeTasks.toVolumeTask(VolumeTasks.of(recover)).member()).isEmpty();
+  }
+
+  @Test
   void aRecoveryTaskCarriesItsSourceDefaultingToAuto() {
     EtcdOpsTask recover = Tasks.withState(Tasks.recover("q", "main", null, null),
         STATE_IN_PROGRESS, STARTED);

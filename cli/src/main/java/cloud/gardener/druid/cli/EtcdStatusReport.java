@@ -7,6 +7,7 @@ import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -53,18 +54,37 @@ final class EtcdStatusReport {
     return out.toString();
   }
 
+  /**
+   * The volume part: a volume operation in progress (what it does now and what is done), or a
+   * pending change with what it will do and the command that confirms it.
+   */
   private static java.util.Optional<String> volumeHint(Etcd etcd, EtcdStatus s) {
+    VolumeOperation op = s.getVolumeOperation();
+    if (op != null && !op.isFinished()) {
+      return java.util.Optional.of("Volume operation in progress: " + op.getType() + ", phase "
+          + op.getPhase()
+          + (op.getCurrentMember() == null ? "" : ", member " + op.getCurrentMember())
+          + (op.getCompletedMembers() == null || op.getCompletedMembers().isEmpty() ? ""
+              : ", done: " + String.join(", ", op.getCompletedMembers()))
+          + (op.getSnapshotRevision() == null ? ""
+              : ", full snapshot at revision " + op.getSnapshotRevision())
+          + (op.getTask() == null ? "" : ", task " + op.getTask()));
+    }
     if (s.getConditions() == null) {
       return java.util.Optional.empty();
     }
     return s.getConditions().stream()
         .filter(c -> ConditionTypes.VOLUMES_UP_TO_DATE.equals(c.getType()))
-        .filter(c -> "AwaitingConfirmation".equals(c.getReason()))
+        .filter(c -> "AwaitingConfirmation".equals(c.getReason())
+            || "NoBackupStore".equals(c.getReason()))
         .findFirst()
-        .map(c -> "Pending volume change: " + c.getMessage() + "\nConfirm it with:\n  kubectl -n "
-            + etcd.getMetadata().getNamespace() + " annotate etcd " + etcd.getMetadata().getName()
-            + " " + Annotations.CONFIRM_VOLUME_REPLACEMENT + "=" + etcd.getMetadata().getGeneration()
-            + " --overwrite");
+        .map(c -> "NoBackupStore".equals(c.getReason())
+            ? "Pending volume change that cannot be done: " + c.getMessage()
+            : "Pending volume change: " + c.getMessage().replaceFirst(" Confirm with: .*$", "")
+                + "\nConfirm it with:\n  kubectl -n " + etcd.getMetadata().getNamespace()
+                + " annotate etcd " + etcd.getMetadata().getName() + " "
+                + Annotations.CONFIRM_VOLUME_REPLACEMENT + "=" + etcd.getMetadata().getGeneration()
+                + " --overwrite");
   }
 
   private static String text(Object o) {

@@ -42,4 +42,25 @@ class EtcdStatusReportTest {
         .containsPattern("main-0\\s+-\\s+Leader\\s+Ready\\s+abc")
         .contains("kubectl -n ns annotate etcd main druid.gardener.cloud/confirm-volume-replacement=4");
   }
+
+  @Test
+  void showsTheVolumeOperationInProgress() {
+    Etcd etcd = new Etcd();
+    etcd.setMetadata(new ObjectMetaBuilder().withName("main").withNamespace("ns").withGeneration(5L).build());
+    etcd.setSpec(new EtcdSpec());
+    etcd.getSpec().setReplicas(3);
+    EtcdStatus s = new EtcdStatus();
+    cloud.gardener.druid.api.v1alpha1.VolumeOperation op =
+        new cloud.gardener.druid.api.v1alpha1.VolumeOperation();
+    op.setType("Replace");
+    op.setPhase("Replacing");
+    op.setCurrentMember("main-0");
+    op.setCompletedMembers(List.of("main-2"));
+    op.setSnapshotRevision(42L);
+    s.setVolumeOperation(op);
+    etcd.setStatus(s);
+
+    assertThat(EtcdStatusReport.render(etcd)).contains("Volume operation in progress: Replace,"
+        + " phase Replacing, member main-0, done: main-2, full snapshot at revision 42");
+  }
 }

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator;
 
 import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.agent.AgentTlsContexts;
 import cloud.gardener.druid.operator.agent.HttpAgentClient;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.component.ConfigMapComponent;
@@ -45,7 +46,8 @@ public final class EtcdOperator implements AutoCloseable {
   });
 
   public EtcdOperator(KubernetesClient client, Options options) {
-    this(client, options, HttpAgentClient.plain());
+    this(client, options,
+        HttpAgentClient.withTlsFrom(new AgentTlsContexts(client, Clock.systemUTC())));
   }
 
   public EtcdOperator(KubernetesClient client, Options options, AgentClient agents) {

@@ -40,9 +40,12 @@ public final class AgentHttpServer implements AutoCloseable {
   private static final Set<String> GET = Set.of("GET");
   private static final Set<String> POST = Set.of("POST");
   private static final Set<String> GET_OR_POST = Set.of("GET", "POST");
+  /** Paths the kubelet probes; with mutual TLS every other path needs a client certificate. */
+  private static final Set<String> PROBES = Set.of(AgentApi.HEALTHZ, AgentApi.READYZ);
 
   private final Agent agent;
   private final HttpServer server;
+  private final boolean mutualTls;
 
   public AgentHttpServer(Agent agent) throws IOException {
     this.agent = agent;
@@ -51,6 +54,7 @@ public final class AgentHttpServer implements AutoCloseable {
     this.server = agent.config().serverTls().isPresent()
         ? ServerTls.https(address, agent.config().serverTls().get())
         : HttpServer.create(address, 16);
+    this.mutualTls = agent.config().serverTls().map(t -> t.ca() != null).orElse(false);
     server.setExecutor(Executors.newFixedThreadPool(4, r -> new Thread(r, "http")));
     route(AgentApi.HEALTHZ, GET, this::healthz);
     route(AgentApi.READYZ, GET, this::readyz);
@@ -93,6 +97,9 @@ public final class AgentHttpServer implements AutoCloseable {
           throw new HttpError(404, "no such path");
         }
         requireMethod(exchange, methods);
+        if (mutualTls && !PROBES.contains(path) && !ServerTls.hasClientCertificate(exchange)) {
+          throw new HttpError(401, "a client certificate issued by the agent's CA is required");
+        }
         handler.handle(exchange);
       } catch (HttpError e) {
         json(exchange, e.status(), Map.of("error", e.getMessage()));

@@ -1,18 +1,30 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.Labels;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.net.URI;
 import java.util.Optional;
 
-/** Where a member's agent listens: its pod's IP and the agent port. */
-public record AgentEndpoint(String member, String host, int port, boolean tls) {
+/**
+ * Where a member's agent listens: its pod's IP and the agent port, and the Etcd the member
+ * belongs to (whose secrets hold the TLS material of the agent API).
+ */
+public record AgentEndpoint(String member, String host, int port, boolean tls, String namespace,
+    String etcd) {
+
+  public AgentEndpoint(String member, String host, int port, boolean tls) {
+    this(member, host, port, tls, "", "");
+  }
 
   public static Optional<AgentEndpoint> of(Pod pod, int port, boolean tls) {
     String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
     if (ip == null || ip.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new AgentEndpoint(pod.getMetadata().getName(), ip, port, tls));
+    var meta = pod.getMetadata();
+    String etcd = meta.getLabels() == null ? "" : meta.getLabels().getOrDefault(Labels.PART_OF, "");
+    return Optional.of(new AgentEndpoint(meta.getName(), ip, port, tls,
+        meta.getNamespace() == null ? "" : meta.getNamespace(), etcd));
   }
 
   public URI uri(String path) {

@@ -11,7 +11,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.OptionalLong;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -23,28 +26,51 @@ public final class HttpAgentClient implements AgentClient {
   private static final Logger LOG = LoggerFactory.getLogger(HttpAgentClient.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http;
+  private final HttpClient plainHttp;
+  private final Function<AgentEndpoint, Optional<SSLContext>> tls;
+  private final Map<SSLContext, HttpClient> tlsClients = new ConcurrentHashMap<>();
   private final Duration statusTimeout;
   private final Duration actionTimeout;
 
+  /** One TLS context (or none) for every agent. */
   public HttpAgentClient(SSLContext tls, Duration statusTimeout, Duration actionTimeout) {
-    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(statusTimeout);
-    if (tls != null) {
-      b.sslContext(tls);
-    }
-    this.http = b.build();
+    this(endpoint -> Optional.ofNullable(tls), statusTimeout, actionTimeout);
+  }
+
+  /** The TLS context of each agent from {@code tls}, e.g. its Etcd's secrets. */
+  public HttpAgentClient(Function<AgentEndpoint, Optional<SSLContext>> tls,
+      Duration statusTimeout, Duration actionTimeout) {
+    this.plainHttp = HttpClient.newBuilder().connectTimeout(statusTimeout).build();
+    this.tls = tls;
     this.statusTimeout = statusTimeout;
     this.actionTimeout = actionTimeout;
   }
 
+  /** Agents of Etcds with {@code spec.backup.tls} are called with that Etcd's TLS material. */
+  public static HttpAgentClient withTlsFrom(AgentTlsContexts contexts) {
+    return new HttpAgentClient(contexts::contextFor, Duration.ofSeconds(2),
+        Duration.ofSeconds(60));
+  }
+
+  /** The client for the endpoint: plain HTTP, or HTTPS with the endpoint's TLS context. */
+  private HttpClient http(AgentEndpoint endpoint) {
+    if (!endpoint.tls()) {
+      return plainHttp;
+    }
+    SSLContext context = tls.apply(endpoint).orElseThrow(() -> new AgentException(
+        "no TLS material for the agent of " + endpoint.member()));
+    return tlsClients.computeIfAbsent(context, c -> HttpClient.newBuilder()
+        .connectTimeout(statusTimeout).sslContext(c).build());
+  }
+
   public static HttpAgentClient plain() {
-    return new HttpAgentClient(null, Duration.ofSeconds(2), Duration.ofSeconds(60));
+    return new HttpAgentClient((SSLContext) null, Duration.ofSeconds(2), Duration.ofSeconds(60));
   }
 
   @Override
   public Optional<AgentView> status(AgentEndpoint endpoint) {
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.uri(AgentApi.MEMBER_STATUS))
+      HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(AgentApi.MEMBER_STATUS))
           .timeout(statusTimeout).GET().build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         LOG.debug("agent {} status: HTTP {}", endpoint.member(), r.statusCode());
@@ -52,7 +78,7 @@ public final class HttpAgentClient implements AgentClient {
       }
       JsonNode body = JSON.readTree(r.body());
       return body.path("etcd").isObject() ? Optional.of(parseView(body)) : Optional.empty();
-    } catch (IOException e) {
+    } catch (IOException | AgentException e) {
       LOG.debug("agent {} status: {}", endpoint.member(), e.toString());
       return Optional.empty();
     } catch (InterruptedException e) {
@@ -121,7 +147,7 @@ public final class HttpAgentClient implements AgentClient {
   /** POSTs and returns the JSON answer (an empty object when the body is not JSON). */
   private JsonNode post(AgentEndpoint endpoint, String pathAndQuery) {
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(endpoint.uri(pathAndQuery))
+      HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(pathAndQuery))
           .timeout(actionTimeout).POST(HttpRequest.BodyPublishers.noBody()).build(),
           HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() / 100 != 2) {

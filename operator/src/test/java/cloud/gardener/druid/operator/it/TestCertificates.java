@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * Secrets an Etcd refers to: the CA under {@code ca.crt}, an identity under {@code tls.crt}
  * and {@code tls.key}.
  */
-final class TestCertificates {
+public final class TestCertificates {
 
   private final Path dir;
 
@@ -25,7 +25,7 @@ final class TestCertificates {
   }
 
   /** A new CA in {@code dir}. */
-  static TestCertificates ca(Path dir) throws Exception {
+  public static TestCertificates ca(Path dir) throws Exception {
     Files.createDirectories(dir);
     TestCertificates certs = new TestCertificates(dir);
     certs.openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
@@ -37,7 +37,7 @@ final class TestCertificates {
    * A certificate named {@code name} for server and client use, valid for {@code sans}
    * (openssl subjectAltName syntax, e.g. {@code DNS:*.e-peer.ns.svc}, {@code IP:127.0.0.1}).
    */
-  void issue(String name, List<String> sans) throws Exception {
+  public void issue(String name, List<String> sans) throws Exception {
     Files.writeString(dir.resolve(name + ".cnf"), "subjectAltName=" + String.join(",", sans)
         + "\nextendedKeyUsage=serverAuth,clientAuth\n");
     openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name,
@@ -46,17 +46,17 @@ final class TestCertificates {
         "-CAcreateserial", "-days", "1", "-extfile", name + ".cnf", "-out", name + ".crt");
   }
 
-  Path file(String fileName) {
+  public Path file(String fileName) {
     return dir.resolve(fileName);
   }
 
   /** A Secret with the CA certificate under {@code ca.crt}. */
-  Secret caSecret(String secretName) throws IOException {
+  public Secret caSecret(String secretName) throws IOException {
     return secret(secretName, "ca.crt", "ca.crt");
   }
 
   /** A Secret with the certificate {@code name} under {@code tls.crt} and {@code tls.key}. */
-  Secret identitySecret(String secretName, String name) throws IOException {
+  public Secret identitySecret(String secretName, String name) throws IOException {
     Secret s = secret(secretName, "tls.crt", name + ".crt");
     s.getData().put("tls.key", base64(name + ".key"));
     return s;

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.testenv.controlplane;
 
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -8,7 +9,8 @@ import java.time.Duration;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * An HTTP client that accepts any certificate, as the kubelet does for HTTPS probes; used for
@@ -43,7 +45,11 @@ public final class InsecureHttp {
     }
   }
 
-  private static final class TrustAll implements X509TrustManager {
+  /**
+   * Extended, so that the JDK does not add its host-name check (the JDK HttpClient asks for
+   * one whatever the SSLParameters say, and a plain X509TrustManager gets it wrapped around).
+   */
+  private static final class TrustAll extends X509ExtendedTrustManager {
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) {
       // trust everything: probes only
@@ -51,6 +57,26 @@ public final class InsecureHttp {
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) {
+      // trust everything: probes only
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+      // trust everything: probes only
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+      // trust everything: probes only
+    }
+
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+      // trust everything: probes only
+    }
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
       // trust everything: probes only
     }
 

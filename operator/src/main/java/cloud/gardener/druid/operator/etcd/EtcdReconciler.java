@@ -131,6 +131,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       op.error("ERR_ROLLOUT", action.describe() + " failed: " + e.getMessage());
       return Optional.of(new Step(action, Optional.empty()));
     }
+    StepHook.executed(etcd, action);
     if (action instanceof RolloutAction.Done) {
       op.succeeded("Etcd reconciled: " + action.describe());
     } else {

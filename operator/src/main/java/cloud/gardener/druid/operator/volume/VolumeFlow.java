@@ -13,6 +13,7 @@ import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.TYPE_REPLACE;
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.TYPE_REPLACE_MEMBER_VOLUME;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.model.AgentArgs;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -423,8 +424,12 @@ public final class VolumeFlow {
     if (first.pvc().isEmpty()) {
       return Optional.of(new CreateVolumes(List.of(0)));
     }
+    boolean othersVote = s.wanted().stream().anyMatch(m -> m != first && m.ready()
+        && m.agent().map(a -> a.healthy() && !a.isLearner()).orElse(false));
     if (!first.podExists()) {
-      return Optional.of(new CreatePods(List.of(0), "restoring from the backup store", true));
+      return Optional.of(othersVote
+          ? new CreatePods(List.of(0), "restarted as one of " + s.wanted().size() + " members")
+          : new CreatePods(List.of(0), "restoring from the backup store", true));
     }
     if (!first.ready()) {
       return Optional.of(new Wait(first.name() + " to restore from the backup store"));
@@ -432,11 +437,14 @@ public final class VolumeFlow {
     boolean complete = s.wanted().stream().allMatch(m -> m.ready()
         && m.agent().map(a -> !a.isLearner()).orElse(false))
         && s.votingMembers() == s.wanted().size();
-    if (complete) {
-      return Optional.of(record(s, op, PHASE_COMPLETED, "restored from the backup store with "
-          + s.wanted().size() + " members"));
+    if (!complete) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    if (s.wanted().size() > 1 && startedAlone(first)) {
+      return Optional.of(restartAsMember(s, first));
+    }
+    return Optional.of(record(s, op, PHASE_COMPLETED, "restored from the backup store with "
+        + s.wanted().size() + " members"));
   }
 
   /**
@@ -461,6 +469,29 @@ public final class VolumeFlow {
     return s.members().stream().anyMatch(m -> m.pvc().isPresent())
         ? new Wait("member volumes to be deleted")
         : new RecordVolumeOperation(deleted, "every volume is deleted");
+  }
+
+  /**
+   * A member started alone keeps {@code --replicas=1} in its pod; should it ever start without
+   * data again it would restore alone instead of joining. Once the others vote, it is
+   * restarted (leadership moved off it first) to run with the cluster's size.
+   */
+  private static RolloutAction restartAsMember(ClusterSnapshot s, MemberObservation first) {
+    if (isLeader(first)) {
+      Optional<MemberObservation> target = votingPeer(s, first);
+      if (target.isPresent()) {
+        return new MoveLeader(first.ordinal(), first.name(),
+            target.get().agent().orElseThrow().memberId(), target.get().name());
+      }
+    }
+    return new RolloutAction.RestartMember(first.ordinal(), first.name(),
+        "started alone to restore from the store; now one of " + s.wanted().size());
+  }
+
+  private static boolean startedAlone(MemberObservation m) {
+    String alone = AgentArgs.bootstrapReplicas(1);
+    return m.pod().filter(p -> p.getSpec() != null).map(p -> p.getSpec().getContainers().stream()
+        .anyMatch(c -> c.getArgs() != null && c.getArgs().contains(alone))).orElse(false);
   }
 
   // ---------------------------------------------------------------- records

@@ -3,7 +3,13 @@ package cloud.gardener.druid.agent.restore;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.snapshot.DeltaEvent;
 import cloud.gardener.druid.agent.util.FreePorts;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.PutOption;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.URI;
@@ -14,11 +20,15 @@ import java.util.Optional;
 
 /**
  * An etcd on a restored data directory, reachable only on 127.0.0.1 and without fsync (the
- * caller syncs the directory once it is done), used to replay deltas.
+ * directory is thrown away if anything fails, and synced by the caller once it is done), used
+ * to replay deltas in large transactions.
  */
 final class TemporaryEtcd implements AutoCloseable {
 
   private static final String HOST = "127.0.0.1";
+  /** Above the applier's batch limits, so a batch is never refused for its size. */
+  static final int MAX_TXN_OPS = 2 * Restorer.BATCH_KEYS;
+  static final long MAX_REQUEST_BYTES = 4 * Restorer.BATCH_BYTES;
 
   private final EtcdProcess process;
   private final MemberClient client;
@@ -42,8 +52,14 @@ final class TemporaryEtcd implements AutoCloseable {
         "--initial-cluster=" + name + "=" + peerUrl,
         "--unsafe-no-fsync=true",
         "--snapshot-count=1000000",
+        "--heartbeat-interval=10",
+        "--election-timeout=100",
+        "--max-txn-ops=" + MAX_TXN_OPS,
+        "--max-request-bytes=" + MAX_REQUEST_BYTES,
         "--quota-backend-bytes=" + 8L * 1024 * 1024 * 1024,
-        "--enable-grpc-gateway=false"), Redirect.appendTo(log.toFile()));
+        "--enable-grpc-gateway=false",
+        // etcd warns of every large transaction, printing it: costly and of no use here
+        "--log-level=error"), Redirect.appendTo(log.toFile()));
     MemberClient client = new MemberClient(clientUrl, Optional.empty());
     TemporaryEtcd etcd = new TemporaryEtcd(process, client);
     etcd.awaitReady(log);
@@ -81,6 +97,21 @@ final class TemporaryEtcd implements AutoCloseable {
 
   MemberClient client() {
     return client;
+  }
+
+  /** Commits puts and deletes in one transaction; answers the revision after it. */
+  DeltaApplier.TxnSink sink() {
+    KV kv = client.client().getKVClient();
+    return events -> {
+      Op[] ops = new Op[events.size()];
+      for (int i = 0; i < ops.length; i++) {
+        DeltaEvent e = events.get(i);
+        ByteSequence key = ByteSequence.from(e.key());
+        ops[i] = e.isDelete() ? Op.delete(key, DeleteOption.DEFAULT)
+            : Op.put(key, ByteSequence.from(e.value()), PutOption.DEFAULT);
+      }
+      return kv.txn().Then(ops).commit().thenApply(r -> r.getHeader().getRevision());
+    };
   }
 
   @Override

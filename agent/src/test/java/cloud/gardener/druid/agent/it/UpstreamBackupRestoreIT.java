@@ -68,7 +68,8 @@ class UpstreamBackupRestoreIT {
       assertThat(countPrefix(restored.client(), "/registry/pods/")).isEqualTo(100);
       assertThat(value(restored.client(), "/registry/pods/new")).hasValue("created");
       assertThat(value(restored.client(), "/registry/pods/7")).isEmpty();
-      assertThat(restored.client().revision()).isEqualTo(revision + 2);
+      assertThat(restored.client().revision()).as("the revision never goes back")
+          .isGreaterThanOrEqualTo(revision + 2);
     }
   }
 

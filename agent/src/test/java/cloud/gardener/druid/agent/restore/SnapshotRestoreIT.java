@@ -2,7 +2,9 @@ package cloud.gardener.druid.agent.restore;
 
 import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static cloud.gardener.druid.agent.testing.LocalEtcd.value;
+import static cloud.gardener.druid.agent.testing.LocalEtcd.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
@@ -12,10 +14,16 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.TestConfigs;
 import cloud.gardener.druid.agent.util.FreePorts;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.SortedMap;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,9 +65,66 @@ class SnapshotRestoreIT {
       assertThat(countPrefix(restored.client(), "/after/")).isEqualTo(2_000);
       assertThat(value(restored.client(), "/after/1999")).hasValue("value-1999");
       assertThat(value(restored.client(), "/before/7")).isEmpty();
-      assertThat(restored.client().revision()).isEqualTo(plan.get().lastRevision());
+      assertThat(restored.client().revision()).as("the revision never goes back")
+          .isGreaterThanOrEqualTo(plan.get().lastRevision());
       assertThat(LocalEtcd.countAll(restored.client())).as("no helper keys left behind")
           .isEqualTo(9_999 + 2_000);
+    }
+  }
+
+  @Test
+  void theRestoredContentEqualsTheSourceAfterOverwritesDeletesAndRecreationsAcrossDeltas()
+      throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "etcd-test");
+    SortedMap<String, String> source;
+    long sourceRevision;
+    try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
+        work.resolve("source.log"))) {
+      KV kv = etcd.client().client().getKVClient();
+      etcd.putKeys("/k/", 0, 300);
+      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+          Duration.ofMinutes(1)).take(false);
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, true,
+          Clock.systemUTC(), 10 << 20, full.endRevision() + 1, () -> { })) {
+        for (int round = 0; round < 4; round++) {
+          for (int i = round; i < 300; i += 3) {
+            kv.put(bytes("/k/" + i), bytes("round-" + round + "-" + i)).get();
+          }
+          for (int i = round * 7; i < 300; i += 11) {
+            kv.delete(bytes("/k/" + i)).get();
+          }
+          for (int i = round * 11; i < 300; i += 13) {
+            kv.put(bytes("/k/" + i), bytes("again-" + round)).get();
+          }
+          kv.txn().Then(Op.put(bytes("/txn/a"), bytes("a" + round), PutOption.DEFAULT),
+              Op.delete(bytes("/txn/b"), DeleteOption.DEFAULT),
+              Op.put(bytes("/txn/c" + round), bytes("c"), PutOption.DEFAULT)).commit().get();
+          kv.put(bytes("/txn/b"), bytes("b" + round)).get();
+          kv.delete(bytes("/k/"), DeleteOption.builder().withRange(bytes("/k/15")).build())
+              .get();
+          awaitFlushed(deltas, etcd);
+        }
+      }
+      source = LocalEtcd.dump(etcd.client());
+      sourceRevision = etcd.client().revision();
+    }
+    assertThat(store.list()).filteredOn(s -> !s.isFull()).hasSize(4);
+
+    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
+        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
+    RestorePlan plan = new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { })
+        .orElseThrow();
+    assertThat(plan.lastRevision()).isEqualTo(sourceRevision);
+
+    try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
+        work.resolve("restored.log"))) {
+      assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source);
+      assertThat(restored.client().revision()).as("the revision never goes back")
+          .isGreaterThanOrEqualTo(sourceRevision);
+      assertThatThrownBy(() -> restored.client().client().getKVClient().get(bytes("/k/1"),
+          GetOption.builder().withRevision(sourceRevision - 1).build()).get())
+          .as("reads of revisions before the restore are told to relist")
+          .hasMessageContaining("compacted");
     }
   }
 

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -78,6 +80,17 @@ public final class LocalEtcd implements AutoCloseable {
     return client.client().getKVClient().get(all,
         GetOption.builder().withRange(all).withCountOnly(true).build())
         .get(30, TimeUnit.SECONDS).getCount();
+  }
+
+  /** The whole key space, key to value (UTF-8). */
+  public static SortedMap<String, String> dump(MemberClient client) throws Exception {
+    ByteSequence all = ByteSequence.from(new byte[] {0});
+    GetResponse r = client.client().getKVClient().get(all,
+        GetOption.builder().withRange(all).build()).get(60, TimeUnit.SECONDS);
+    SortedMap<String, String> content = new TreeMap<>();
+    r.getKvs().forEach(kv -> content.put(kv.getKey().toString(StandardCharsets.UTF_8),
+        kv.getValue().toString(StandardCharsets.UTF_8)));
+    return content;
   }
 
   public static Optional<String> value(MemberClient client, String key) throws Exception {

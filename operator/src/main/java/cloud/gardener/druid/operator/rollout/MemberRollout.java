@@ -75,7 +75,9 @@ public final class MemberRollout {
         .or(() -> volumes.startReplacement(s))
         .or(() -> volumes.grow(s))
         .or(() -> update(s))
-        .orElseGet(Done::new);
+        .orElseGet(() -> s.volumes().active().isPresent()
+            ? new Wait("the volume operation " + s.volumes().active().get().getType() + " to finish")
+            : new Done());
   }
 
   private RolloutAction hibernate(ClusterSnapshot s) {

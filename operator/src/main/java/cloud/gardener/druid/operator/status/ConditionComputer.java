@@ -39,7 +39,7 @@ final class ConditionComputer {
     List<Condition> conditions = new ArrayList<>();
     conditions.add(ready(s));
     conditions.add(allMembersReady(s));
-    conditions.add(allMembersUpdated(s));
+    conditions.add(allMembersUpdated(s, volumeOperation));
     BackupReadiness.compute(s).ifPresent(conditions::add);
     conditions.add(dataVolumesReady(s));
     conditions.add(clusterIdMismatch(s));
@@ -75,6 +75,11 @@ final class ConditionComputer {
    * no surplus member (scale-in) is left. Terminating pods never count as updated.
    */
   static Condition allMembersUpdated(ClusterSnapshot s) {
+    return allMembersUpdated(s, s.volumes().recorded().orElse(null));
+  }
+
+  /** Also False while a volume operation runs: its members are not all in their final place. */
+  static Condition allMembersUpdated(ClusterSnapshot s, VolumeOperation volumeOperation) {
     List<String> outdated = new ArrayList<>();
     for (MemberObservation m : s.wanted()) {
       if (!m.podUpdated(s.desiredPodRevision())) {
@@ -84,6 +89,10 @@ final class ConditionComputer {
       }
     }
     s.surplus().forEach(m -> outdated.add(m.name() + " (to be removed)"));
+    if (volumeOperation != null && !volumeOperation.isFinished()) {
+      outdated.add("volume operation " + volumeOperation.getType() + " in phase "
+          + volumeOperation.getPhase());
+    }
     return outdated.isEmpty()
         ? Conditions.of(ALL_MEMBERS_UPDATED, TRUE, "AllMembersUpdated",
             "All members run revision " + s.desiredPodRevision() + ".")

@@ -6,6 +6,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.types.Quantities;
@@ -130,6 +131,11 @@ public final class AgentOptions {
   @Option(names = "--compress-snapshots", defaultValue = "true", arity = "1")
   boolean compress;
 
+  @Option(names = "--compression-level", defaultValue = "1", description = "Deflate level "
+      + "of compressed snapshots, 0 (stored) to 9 (smallest); 1 is the fastest that "
+      + "compresses. Compression runs on every available processor.")
+  int compressionLevel;
+
   @Option(names = "--garbage-collection-policy", defaultValue = "LimitBased")
   GarbageCollectionPolicy gcPolicy;
 
@@ -168,12 +174,20 @@ public final class AgentOptions {
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),
         Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention));
     SnapshotPolicy policy = new SnapshotPolicy(CronSchedule.parse(fullSchedule),
-        GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compress,
+        GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compression(),
         gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration());
     return new AgentConfig(member, tuning, store(etcd), policy, CronSchedule.parse(defragSchedule),
         podIp, serverPort, tls(serverTlsDir, false),
         GoDuration.parse(initRetryPeriod).toDuration(),
         leases != null ? leases : System.getenv("KUBERNETES_SERVICE_HOST") != null);
+  }
+
+  private SnapshotCompression compression() {
+    if (compressionLevel < 0 || compressionLevel > 9) {
+      throw new IllegalArgumentException("--compression-level must be 0..9, not "
+          + compressionLevel);
+    }
+    return compress ? SnapshotCompression.gzip(compressionLevel) : SnapshotCompression.NONE;
   }
 
   private Map<String, URI> cluster(String etcd, boolean peerTls) {

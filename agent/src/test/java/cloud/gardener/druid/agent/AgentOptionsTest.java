@@ -1,9 +1,11 @@
 package cloud.gardener.druid.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import java.net.URI;
 import java.time.Duration;
@@ -51,5 +53,17 @@ class AgentOptionsTest {
     assertThat(config.snapshots().fullSchedule().text()).isEqualTo("0 */1 * * *");
     assertThat(config.snapshots().gcPolicy()).isEqualTo(GarbageCollectionPolicy.Exponential);
     assertThat(config.etcd().quotaBackendBytes()).isEqualTo(8L * 1024 * 1024 * 1024);
+    assertThat(config.snapshots().compression().format()).isEqualTo(Compression.GZIP);
+    assertThat(config.snapshots().compression().level()).isEqualTo(1);
+  }
+
+  @Test
+  void theCompressionLevelIsConfigurableAndChecked() {
+    assertThat(parse("--name=etcd-main-0", "--compression-level=6").snapshots().compression()
+        .level()).isEqualTo(6);
+    assertThat(parse("--name=etcd-main-0", "--compress-snapshots=false").snapshots()
+        .compression().format()).isEqualTo(Compression.NONE);
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--compression-level=10"))
+        .hasMessageContaining("--compression-level must be 0..9, not 10");
   }
 }

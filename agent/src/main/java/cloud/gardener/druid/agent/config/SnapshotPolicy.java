@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.config;
 
+import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import java.time.Duration;
@@ -9,7 +10,7 @@ public record SnapshotPolicy(
     CronSchedule fullSchedule,
     Duration deltaPeriod,
     long deltaMemoryLimitBytes,
-    boolean compress,
+    SnapshotCompression compression,
     GarbageCollectionPolicy gcPolicy,
     int maxBackups,
     Duration gcPeriod) {

@@ -1,13 +1,11 @@
 package cloud.gardener.druid.agent.snapshot;
 
 import cloud.gardener.druid.agent.store.Snapshot;
-import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.zip.Deflater;
+import cloud.gardener.druid.agent.snapshot.ParallelDeflateOutputStream.Format;
 import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 import java.util.zip.InflaterInputStream;
 
 /** Wraps streams in the compression a snapshot's name says. */
@@ -18,21 +16,17 @@ public final class Compressions {
   private Compressions() {
   }
 
-  public static OutputStream compress(Compression compression, OutputStream out)
+  /** Compresses on the settings' threads; closing the result closes {@code out}. */
+  public static OutputStream compress(SnapshotCompression settings, OutputStream out)
       throws IOException {
-    return switch (compression) {
+    return switch (settings.format()) {
       case NONE -> out;
-      case GZIP -> new FastGzipOutputStream(out);
-      default -> throw new IOException("writing " + compression + " is not supported");
+      case GZIP -> new ParallelDeflateOutputStream(out, Format.GZIP, settings.level(),
+          settings.threads());
+      case ZLIB -> new ParallelDeflateOutputStream(out, Format.ZLIB, settings.level(),
+          settings.threads());
+      case LZW -> throw new IOException("writing lzw is not supported");
     };
-  }
-
-  /** gzip at level 1: several times faster than the default level, most of its gain. */
-  private static final class FastGzipOutputStream extends GZIPOutputStream {
-    FastGzipOutputStream(OutputStream out) throws IOException {
-      super(out, BUFFER);
-      def.setLevel(Deflater.BEST_SPEED);
-    }
   }
 
   public static InputStream decompress(Snapshot snapshot, InputStream in) throws IOException {

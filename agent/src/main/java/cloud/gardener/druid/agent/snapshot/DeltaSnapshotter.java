@@ -2,7 +2,6 @@ package cloud.gardener.druid.agent.snapshot;
 
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.store.Snapshot;
-import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KeyValue;
@@ -30,7 +29,7 @@ public final class DeltaSnapshotter implements AutoCloseable {
   private static final ByteSequence ALL = ByteSequence.from(new byte[] {0});
 
   private final SnapshotStore store;
-  private final boolean compress;
+  private final SnapshotCompression compression;
   private final Clock clock;
   private final long memoryLimit;
   private final Runnable onMemoryLimit;
@@ -40,10 +39,11 @@ public final class DeltaSnapshotter implements AutoCloseable {
   private volatile long lastStoredRevision;
   private volatile Throwable failure;
 
-  public DeltaSnapshotter(MemberClient etcd, SnapshotStore store, boolean compress, Clock clock,
+  public DeltaSnapshotter(MemberClient etcd, SnapshotStore store,
+      SnapshotCompression compression, Clock clock,
       long memoryLimit, long fromRevision, Runnable onMemoryLimit) {
     this.store = store;
-    this.compress = compress;
+    this.compression = compression;
     this.clock = clock;
     this.memoryLimit = memoryLimit;
     this.onMemoryLimit = onMemoryLimit;
@@ -110,10 +110,10 @@ public final class DeltaSnapshotter implements AutoCloseable {
     }
     Snapshot delta = Snapshot.delta(events.get(0).modRevision(),
         events.get(events.size() - 1).modRevision(), clock.instant(),
-        compress ? Compression.GZIP : Compression.NONE);
+        compression.format());
     try {
       store.put(delta, out -> {
-        try (OutputStream compressed = Compressions.compress(delta.compression(), out)) {
+        try (OutputStream compressed = Compressions.compress(compression, out)) {
           DeltaFormat.write(events, compressed);
         }
       });

@@ -3,7 +3,6 @@ package cloud.gardener.druid.agent.snapshot;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.store.Snapshot;
-import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,15 +26,16 @@ public final class FullSnapshotter {
 
   private final MemberClient etcd;
   private final SnapshotStore store;
-  private final boolean compress;
+  private final SnapshotCompression compression;
   private final Clock clock;
   private final Duration timeout;
 
-  public FullSnapshotter(MemberClient etcd, SnapshotStore store, boolean compress, Clock clock,
+  public FullSnapshotter(MemberClient etcd, SnapshotStore store,
+      SnapshotCompression compression, Clock clock,
       Duration timeout) {
     this.etcd = etcd;
     this.store = store;
-    this.compress = compress;
+    this.compression = compression;
     this.clock = clock;
     this.timeout = timeout;
   }
@@ -43,7 +43,7 @@ public final class FullSnapshotter {
   public Snapshot take(boolean isFinal) throws IOException, EtcdException {
     long revision = etcd.revision();
     Snapshot snapshot = Snapshot.full(0, revision, clock.instant(),
-        compress ? Compression.GZIP : Compression.NONE, isFinal);
+        compression.format(), isFinal);
     long started = System.nanoTime();
     long[] bytes = new long[1];
     store.put(snapshot, out -> bytes[0] = stream(snapshot, out));
@@ -53,7 +53,7 @@ public final class FullSnapshotter {
   }
 
   private long stream(Snapshot snapshot, OutputStream out) throws IOException {
-    try (OutputStream compressed = Compressions.compress(snapshot.compression(), out)) {
+    try (OutputStream compressed = Compressions.compress(compression, out)) {
       EtcdSnapshotHash hashed = new EtcdSnapshotHash(compressed);
       awaitSnapshot(hashed);
       hashed.verify("the snapshot stream from etcd");

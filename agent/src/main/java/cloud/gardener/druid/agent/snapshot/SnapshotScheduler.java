@@ -56,7 +56,7 @@ public final class SnapshotScheduler implements AutoCloseable {
     this.policy = policy;
     this.clock = clock;
     this.listener = listener;
-    this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compress(), clock,
+    this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compression(), clock,
         snapshotTimeout);
   }
 
@@ -138,7 +138,7 @@ public final class SnapshotScheduler implements AutoCloseable {
   }
 
   private void startDeltas(long fromRevision) {
-    deltas = new DeltaSnapshotter(etcd, store, policy.compress(), clock,
+    deltas = new DeltaSnapshotter(etcd, store, policy.compression(), clock,
         policy.deltaMemoryLimitBytes(), fromRevision, () -> executor.execute(this::flushQuietly));
     nextDelta = clock.instant().plus(policy.deltaPeriod());
   }

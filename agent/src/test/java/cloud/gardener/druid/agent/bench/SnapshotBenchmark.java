@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
+import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.testing.EtcdBinaries;
@@ -80,13 +81,13 @@ public final class SnapshotBenchmark {
 
       resetPeakHeap();
       t0 = System.nanoTime();
-      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.GZIP, Clock.systemUTC(),
           Duration.ofMinutes(30)).take(false);
       agentFull = seconds(t0);
       storedBytes = Files.size(store.directory().resolve(full.fileName()));
       LocalSnapshotStore plain = new LocalSnapshotStore(work.resolve("plain"), "bench");
       t0 = System.nanoTime();
-      new FullSnapshotter(etcd.client(), plain, false, Clock.systemUTC(),
+      new FullSnapshotter(etcd.client(), plain, SnapshotCompression.NONE, Clock.systemUTC(),
           Duration.ofMinutes(30)).take(false);
       agentPlain = seconds(t0);
       Files2.deleteTree(work.resolve("plain"));
@@ -110,7 +111,9 @@ public final class SnapshotBenchmark {
 
     System.out.printf("%n%-58s %10s %10s %7s%n", "operation", "reference", "agent", "ratio");
     System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
-        "full snapshot of " + mib(dbBytes) + " MiB (etcdctl save | agent gzip to store)",
+        "full snapshot of " + mib(dbBytes) + " MiB (etcdctl save | agent gzip "
+            + SnapshotCompression.GZIP.level() + " on " + SnapshotCompression.GZIP.threads()
+            + " threads)",
         etcdctlSave, agentFull, agentFull / etcdctlSave);
     System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
         "full snapshot, agent without compression", etcdctlSave, agentPlain,
@@ -149,7 +152,7 @@ public final class SnapshotBenchmark {
   private static void writeDeltas(LocalEtcd etcd, LocalSnapshotStore store, long from,
       int events) throws Exception {
     long t0 = System.nanoTime();
-    try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, true,
+    try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, SnapshotCompression.GZIP,
         Clock.systemUTC(), 10L << 20, from, () -> { })) {
       KV kv = etcd.client().client().getKVClient();
       List<CompletableFuture<?>> inFlight = new ArrayList<>();

@@ -9,6 +9,7 @@ import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
+import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
@@ -58,9 +59,9 @@ class RestoreFaultsIT {
     try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", shared.resolve("etcd"),
         shared.resolve("etcd.log"))) {
       etcd.putKeys("/k/", 0, KEYS);
-      Snapshot full = new FullSnapshotter(etcd.client(), golden, true, Clock.systemUTC(),
+      Snapshot full = new FullSnapshotter(etcd.client(), golden, SnapshotCompression.GZIP, Clock.systemUTC(),
           Duration.ofMinutes(1)).take(false);
-      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), golden, true,
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), golden, SnapshotCompression.GZIP,
           Clock.systemUTC(), 10 << 20, full.endRevision() + 1, () -> { })) {
         for (int d = 1; d <= 3; d++) {
           etcd.putKeys("/d" + d + "/", 0, 100);

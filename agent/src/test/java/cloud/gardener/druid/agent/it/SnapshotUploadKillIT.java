@@ -3,6 +3,7 @@ package cloud.gardener.druid.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
+import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
@@ -75,7 +76,7 @@ class SnapshotUploadKillIT {
     try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("etcd"),
         work.resolve("etcd.log"))) {
       etcd.putKeys("/k/", 0, 100);
-      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.GZIP, Clock.systemUTC(),
           Duration.ofMinutes(1)).take(false);
       assertThat(store.list()).containsExactly(full);
     }

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
+import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
@@ -40,9 +41,9 @@ class SnapshotRestoreIT {
     try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
         work.resolve("source.log"))) {
       etcd.putKeys("/before/", 0, 10_000);
-      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.GZIP, Clock.systemUTC(),
           Duration.ofMinutes(1)).take(false);
-      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, true,
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, SnapshotCompression.GZIP,
           Clock.systemUTC(), 10 << 20, full.endRevision() + 1, () -> { })) {
         etcd.putKeys("/after/", 0, 1_000);
         awaitFlushed(deltas, etcd);
@@ -82,9 +83,9 @@ class SnapshotRestoreIT {
         work.resolve("source.log"))) {
       KV kv = etcd.client().client().getKVClient();
       etcd.putKeys("/k/", 0, 300);
-      Snapshot full = new FullSnapshotter(etcd.client(), store, true, Clock.systemUTC(),
+      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.GZIP, Clock.systemUTC(),
           Duration.ofMinutes(1)).take(false);
-      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, true,
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, SnapshotCompression.GZIP,
           Clock.systemUTC(), 10 << 20, full.endRevision() + 1, () -> { })) {
         for (int round = 0; round < 4; round++) {
           for (int i = round; i < 300; i += 3) {

@@ -1,0 +1,30 @@
+package cloud.gardener.druid.agent.snapshot;
+
+import cloud.gardener.druid.agent.store.Snapshot.Compression;
+
+/**
+ * How new snapshots are compressed: the format (its name suffix) and the deflate level
+ * (0 stores, 1 is fastest, 9 smallest). Compression runs on {@code threads} threads.
+ */
+public record SnapshotCompression(Compression format, int level, int threads) {
+
+  public static final int DEFAULT_LEVEL = 1;
+
+  public static final SnapshotCompression NONE = new SnapshotCompression(Compression.NONE, 0, 1);
+  /** gzip at level 1 on every processor: the default. */
+  public static final SnapshotCompression GZIP = gzip(DEFAULT_LEVEL);
+
+  public SnapshotCompression {
+    if (level < 0 || level > 9) {
+      throw new IllegalArgumentException("the compression level must be 0..9, not " + level);
+    }
+    if (format == Compression.LZW) {
+      throw new IllegalArgumentException("writing lzw is not supported; use gzip or zlib");
+    }
+  }
+
+  public static SnapshotCompression gzip(int level) {
+    return new SnapshotCompression(Compression.GZIP, level,
+        Runtime.getRuntime().availableProcessors());
+  }
+}

@@ -119,14 +119,17 @@ public final class TaskAdmission {
       case RECOVER_FROM_QUORUM_LOSS -> {
         RecoverFromQuorumLossConfig c = task.getSpec().getConfig().getRecoverFromQuorumLoss();
         Source source = c.getSource() == null ? Source.AUTO : c.getSource();
-        if (source == Source.STORE && !hasStore) {
-          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED,
-              "spec.config.recoverFromQuorumLoss.source: Store, but Etcd \"" + name
-                  + "\" has no backup store (spec.backup.store)"));
-        }
+        // Recovery deletes every member and restores from the store: without one, or from a
+        // surviving member's data (not implemented), it would lose data.
         if (source == Source.MEMBER) {
-          memberName(etcd, c.getMemberName(), "spec.config.recoverFromQuorumLoss.memberName")
-              .ifPresent(errors::add);
+          errors.add(new TaskError(TaskError.INVALID_CONFIG,
+              "spec.config.recoverFromQuorumLoss.source: Member is not supported; recovery"
+                  + " restores from the backup store (source Store or Auto)"));
+        } else if (!hasStore) {
+          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED,
+              "spec.config.recoverFromQuorumLoss.source: " + (source == Source.STORE ? "Store"
+                  : "Auto") + ", but Etcd \"" + name + "\" has no backup store"
+                  + " (spec.backup.store) to restore from"));
         }
         hibernated(etcd, "recover").ifPresent(errors::add);
       }

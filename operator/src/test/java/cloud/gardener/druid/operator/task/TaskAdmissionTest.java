@@ -90,16 +90,17 @@ class TaskAdmissionTest {
         Tasks.recover("q", "main", Source.STORE, null), Optional.of(main), List.of()));
     assertThat(store.code()).isEqualTo(TaskError.BACKUP_NOT_ENABLED);
     assertThat(store.description()).startsWith("spec.config.recoverFromQuorumLoss.source:");
-    assertThat(TaskAdmission.decide(Tasks.recover("q", "main", Source.AUTO, null),
-        Optional.of(main), List.of())).isInstanceOf(Admit.class);
+    assertThat(onlyError(TaskAdmission.decide(Tasks.recover("q", "main", Source.AUTO, null),
+        Optional.of(main), List.of())).code()).isEqualTo(TaskError.BACKUP_NOT_ENABLED);
   }
 
   @Test
-  void recoveryFromAMemberNeedsAValidMemberName() {
+  void recoveryFromASurvivingMembersDataIsRejectedAsNotSupported() {
     TaskError error = onlyError(TaskAdmission.decide(
-        Tasks.recover("q", "main", Source.MEMBER, "main-5"), Optional.of(main), List.of()));
-    assertThat(error.description()).startsWith("spec.config.recoverFromQuorumLoss.memberName:");
-    assertThat(TaskAdmission.decide(Tasks.recover("q", "main", Source.MEMBER, "main-1"),
+        Tasks.recover("q", "main", Source.MEMBER, "main-1"), Optional.of(main), List.of()));
+    assertThat(error.description()).startsWith("spec.config.recoverFromQuorumLoss.source:")
+        .contains("not supported");
+    assertThat(TaskAdmission.decide(Tasks.recover("q", "main", Source.AUTO, null),
         Optional.of(main), List.of())).isInstanceOf(Admit.class);
   }
 

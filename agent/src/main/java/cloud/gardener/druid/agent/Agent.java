@@ -22,6 +22,7 @@ import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -165,7 +166,8 @@ public final class Agent implements AutoCloseable {
     }
     if (store.isPresent()) {
       scheduler = new SnapshotScheduler(client, store.get(), config.snapshots(),
-          Clock.systemUTC(), Duration.ofMinutes(15), listener);
+          Clock.systemUTC(), Duration.ofMinutes(15), listener,
+          new StoreIdentity(config.member().namespace(), config.member().etcdName()));
       scheduler.start();
     }
     Defragmenter defragmenter = new Defragmenter(client, config.member());

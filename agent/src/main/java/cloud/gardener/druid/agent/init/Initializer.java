@@ -11,6 +11,7 @@ import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.Files2;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,6 +73,13 @@ public final class Initializer {
       return Optional.empty();
     }
     try {
+      StoreIdentity self = new StoreIdentity(member.namespace(), member.etcdName());
+      Optional<StoreIdentity> marker = store.get().readIdentity();
+      if (self.ownerOf(marker) == StoreIdentity.Owner.OTHER) {
+        LOG.warn("not comparing the data with the backups: {}",
+            self.foreignStoreMessage(store.get(), marker.get()));
+        return Optional.empty();
+      }
       return store.get().list().stream().map(Snapshot::endRevision).max(Long::compare);
     } catch (IOException e) {
       LOG.warn("cannot compare the data with the newest backup: {}", e.getMessage());

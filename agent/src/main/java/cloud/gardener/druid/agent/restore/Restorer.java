@@ -9,6 +9,7 @@ import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.Files2;
 import cloud.gardener.druid.agent.util.ProcessRunner;
 import cloud.gardener.druid.agent.util.ReadAheadInputStream;
@@ -76,6 +77,7 @@ public final class Restorer {
     if (plan.isEmpty()) {
       return plan;
     }
+    refuseAnotherEtcdsBackups();
     Path dataDir = member.dataDir().toAbsolutePath();
     Path staging = sibling(dataDir, ".restoring");
     Path work = sibling(dataDir, ".restore-work");
@@ -105,6 +107,22 @@ public final class Restorer {
     } finally {
       deleteQuietly(staging);
       deleteQuietly(work);
+    }
+  }
+
+  /** Backups whose identity marker names another Etcd are never restored here. */
+  private void refuseAnotherEtcdsBackups() throws RestoreException {
+    StoreIdentity self = new StoreIdentity(member.namespace(), member.etcdName());
+    Optional<StoreIdentity> marker;
+    try {
+      marker = store.readIdentity();
+    } catch (IOException e) {
+      throw new RestoreException("cannot restore: " + e.getMessage()
+          + "; the data directory was left unchanged", e);
+    }
+    if (self.ownerOf(marker) == StoreIdentity.Owner.OTHER) {
+      throw new RestoreException("refusing to restore: " + self.foreignStoreMessage(store,
+          marker.get()) + "; the data directory was left unchanged");
     }
   }
 

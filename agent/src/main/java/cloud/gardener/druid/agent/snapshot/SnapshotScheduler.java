@@ -7,6 +7,7 @@ import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.gc.GarbageCollector;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.store.StoreIdentity;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * snapshot when the store has none or the schedule was missed, and deltas from the revision
  * after the newest snapshot. Deltas are written every period or when the buffer passes the
  * memory limit; garbage collection runs every collection period.
+ *
+ * <p>Before it writes, it checks the store's identity marker ({@link StoreIdentity}): it
+ * claims an empty prefix for its Etcd and never writes into a prefix another Etcd's marker
+ * names (a failed attempt to become the writer is retried after {@link #WRITER_RETRY}).
  */
 public final class SnapshotScheduler implements AutoCloseable {
 
@@ -35,12 +40,14 @@ public final class SnapshotScheduler implements AutoCloseable {
 
   /** Longer than any snapshot may take (the snapshot timeout is 15 minutes). */
   private static final Duration ABANDONED_AFTER = Duration.ofHours(1);
+  static final Duration WRITER_RETRY = Duration.ofSeconds(10);
 
   private final MemberClient etcd;
   private final SnapshotStore store;
   private final SnapshotPolicy policy;
   private final Clock clock;
   private final SnapshotListener listener;
+  private final StoreIdentity self;
   private final FullSnapshotter fullSnapshotter;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "snapshots"));
@@ -48,10 +55,12 @@ public final class SnapshotScheduler implements AutoCloseable {
   private Instant nextFull = Instant.MAX;
   private Instant nextDelta = Instant.MAX;
   private Instant nextGc = Instant.MIN;
+  private Instant writerRetryAt = Instant.MIN;
 
   public SnapshotScheduler(MemberClient etcd, SnapshotStore store, SnapshotPolicy policy,
-      Clock clock, Duration snapshotTimeout, SnapshotListener listener) {
+      Clock clock, Duration snapshotTimeout, SnapshotListener listener, StoreIdentity self) {
     this.etcd = etcd;
+    this.self = self;
     this.store = store;
     this.policy = policy;
     this.clock = clock;
@@ -71,7 +80,12 @@ public final class SnapshotScheduler implements AutoCloseable {
         return;
       }
       if (deltas == null) {
+        if (clock.instant().isBefore(writerRetryAt)) {
+          return;
+        }
+        writerRetryAt = clock.instant().plus(WRITER_RETRY);
         becomeWriter();
+        writerRetryAt = Instant.MIN;
       } else if (deltas.failure().isPresent()) {
         LOG.warn("the delta watch failed ({}); taking a full snapshot",
             deltas.failure().get().getMessage());
@@ -100,6 +114,7 @@ public final class SnapshotScheduler implements AutoCloseable {
   }
 
   private void becomeWriter() throws IOException, EtcdException {
+    ensureOwnership();
     List<Snapshot> existing = store.list();
     Optional<Snapshot> lastFull = existing.stream().filter(Snapshot::isFull)
         .max(Snapshot.ORDER);
@@ -115,6 +130,26 @@ public final class SnapshotScheduler implements AutoCloseable {
         nextFull);
   }
 
+  /** Claims an empty prefix; refuses one whose marker names another Etcd. */
+  private void ensureOwnership() throws IOException {
+    Optional<StoreIdentity> marker = store.readIdentity();
+    StoreIdentity.Owner owner = self.ownerOf(marker);
+    if (owner == StoreIdentity.Owner.OTHER) {
+      throw new IOException("not writing snapshots: "
+          + self.foreignStoreMessage(store, marker.get()));
+    }
+    if (owner == StoreIdentity.Owner.NOBODY && store.list().isEmpty()) {
+      store.writeIdentity(self);
+      LOG.info("the empty store {} now names Etcd {} ({})", store.location(), self.describe(),
+          StoreIdentity.OBJECT_NAME);
+    }
+  }
+
+  private Snapshot takeFull(boolean isFinal) throws IOException, EtcdException {
+    ensureOwnership();
+    return fullSnapshotter.take(isFinal);
+  }
+
   private Instant nextFullAfter(Instant last) {
     return policy.fullSchedule().nextAfter(last.atZone(ZoneOffset.UTC)).toInstant();
   }
@@ -125,7 +160,7 @@ public final class SnapshotScheduler implements AutoCloseable {
     }
     Snapshot full;
     try {
-      full = fullSnapshotter.take(isFinal);
+      full = takeFull(isFinal);
     } catch (IOException | EtcdException | RuntimeException e) {
       listener.failed(Snapshot.Kind.FULL, e);
       throw e;
@@ -194,7 +229,13 @@ public final class SnapshotScheduler implements AutoCloseable {
       if (deltas != null) {
         return takeFullAndRestartDeltas(isFinal);
       }
-      Snapshot full = fullSnapshotter.take(isFinal);
+      Snapshot full;
+      try {
+        full = takeFull(isFinal);
+      } catch (IOException | EtcdException | RuntimeException e) {
+        listener.failed(Snapshot.Kind.FULL, e);
+        throw e;
+      }
       listener.written(full);
       return full;
     });

@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -114,6 +115,35 @@ public final class LocalSnapshotStore implements SnapshotStore {
       }
     }
     return deleted;
+  }
+
+  @Override
+  public Optional<StoreIdentity> readIdentity() throws IOException {
+    Path file = directory.resolve(StoreIdentity.OBJECT_NAME);
+    try {
+      return Optional.of(StoreIdentity.parse(Files.readAllBytes(file)));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void writeIdentity(StoreIdentity identity) throws IOException {
+    Files.createDirectories(directory);
+    Path temp = directory.resolve(TEMP_PREFIX + StoreIdentity.OBJECT_NAME + "-"
+        + UUID.randomUUID());
+    try {
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE)) {
+        channel.write(java.nio.ByteBuffer.wrap(identity.toJson()));
+        channel.force(true);
+      }
+      Files.move(temp, directory.resolve(StoreIdentity.OBJECT_NAME),
+          StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      forceDirectory();
+    } finally {
+      Files.deleteIfExists(temp);
+    }
   }
 
   @Override

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -112,6 +114,28 @@ public final class S3SnapshotStore implements SnapshotStore {
       throw unreachable("list abandoned uploads", e);
     }
     return aborted;
+  }
+
+  @Override
+  public Optional<StoreIdentity> readIdentity() throws IOException {
+    try {
+      return Optional.of(StoreIdentity.parse(s3.getObjectAsBytes(
+          b -> b.bucket(bucket).key(keyPrefix + StoreIdentity.OBJECT_NAME)).asByteArray()));
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      throw unreachable("read " + StoreIdentity.OBJECT_NAME, e);
+    }
+  }
+
+  @Override
+  public void writeIdentity(StoreIdentity identity) throws IOException {
+    try {
+      s3.putObject(b -> b.bucket(bucket).key(keyPrefix + StoreIdentity.OBJECT_NAME)
+          .contentType("application/json"), RequestBody.fromBytes(identity.toJson()));
+    } catch (SdkException e) {
+      throw unreachable("write " + StoreIdentity.OBJECT_NAME, e);
+    }
   }
 
   @Override

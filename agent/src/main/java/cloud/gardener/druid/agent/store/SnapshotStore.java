@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A backup store holding snapshots in the etcd-backup-restore v2 layout. An object that
@@ -29,6 +30,12 @@ public interface SnapshotStore extends Closeable {
    * that started before {@code cutoff}; returns how many.
    */
   int deleteAbandonedUploads(java.time.Instant cutoff) throws IOException;
+
+  /** The identity marker next to the snapshots, empty when none was written. */
+  Optional<StoreIdentity> readIdentity() throws IOException;
+
+  /** Writes (or replaces) the identity marker; atomically visible. */
+  void writeIdentity(StoreIdentity identity) throws IOException;
 
   /** Where the snapshots live, for messages ("s3://bucket/prefix/v2"). */
   String location();

@@ -5,6 +5,7 @@ import static cloud.gardener.druid.agent.testing.LocalEtcd.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
@@ -69,6 +70,9 @@ class SingleMemberAgentIT {
       putKeys(etcd, "/before/", 0, 10_000);
       JsonNode full = JSON.readTree(agent.post(AgentApi.SNAPSHOT_FULL).body());
       assertThat(full.path("kind").asText()).isEqualTo("Full");
+      assertThat(Files.readString(work.resolve("backups/default--etcd-test/v2/"
+          + StoreIdentity.OBJECT_NAME))).as("the empty prefix is claimed")
+          .contains("\"namespace\":\"default\"").contains("\"etcd\":\"etcd-test\"");
       assertThat(agent.get(AgentApi.METRICS).body())
           .contains("druid_agent_snapshots_total{kind=\"full\",result=\"succeeded\"}");
 

@@ -64,6 +64,18 @@ abstract class SnapshotStoreContract {
   }
 
   @Test
+  void keepsTheIdentityMarkerNextToTheSnapshotsWithoutListingIt() throws IOException {
+    assertThat(store().readIdentity()).isEmpty();
+    store().put(FULL, out -> out.write("full".getBytes()));
+    store().writeIdentity(new StoreIdentity("shoot", "etcd-main"));
+
+    assertThat(store().readIdentity()).hasValue(new StoreIdentity("shoot", "etcd-main"));
+    assertThat(store().list()).containsExactly(FULL);
+    store().writeIdentity(new StoreIdentity("shoot", "etcd-events"));
+    assertThat(store().readIdentity()).hasValue(new StoreIdentity("shoot", "etcd-events"));
+  }
+
+  @Test
   void openingAMissingSnapshotNamesIt() {
     assertThatThrownBy(() -> store().open(FULL).readAllBytes())
         .hasMessageContaining(FULL.fileName());

@@ -22,7 +22,6 @@ import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.VolumeTasks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -39,6 +38,10 @@ public final class EtcdOperator implements AutoCloseable {
   }
 
   private final Operator operator;
+  private final KubernetesClient client;
+  private final Options options;
+  private final LeaderElection leaderElection = new LeaderElection(LeaderElection.newIdentity(),
+      () -> new Thread(() -> System.exit(1), "leader-lost-exit").start());
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
     Thread t = new Thread(r, "agent-client");
     t.setDaemon(true);
@@ -51,15 +54,16 @@ public final class EtcdOperator implements AutoCloseable {
   }
 
   public EtcdOperator(KubernetesClient client, Options options, AgentClient agents) {
+    this.client = client;
+    this.options = options;
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withCloseClientOnStop(false);
       if (options.leaderElection()) {
-        o.withLeaderElectionConfiguration(LeaderElectionConfigurationBuilder
-            .aLeaderElectionConfiguration("etcd-druid-leader-election")
-            .withLeaseNamespace(options.leaderElectionNamespace()).build());
+        o.withLeaderElectionConfiguration(
+            leaderElection.configuration(options.leaderElectionNamespace()));
       }
     });
-    EventRecorder events = new EventRecorder(client);
+    EventRecorder events = new EventRecorder(client, leaderElection.identity());
     List<Component> components = List.of(new ServiceAccountComponent(client),
         new RoleComponent(client), new RoleBindingComponent(client), new LeaseComponent(client),
         new DisruptionBudgetComponent(client), new ServicesComponent(client),
@@ -85,9 +89,22 @@ public final class EtcdOperator implements AutoCloseable {
     operator.start();
   }
 
+  /** This process's leader-election identity; its events name it as reporting instance. */
+  public String identity() {
+    return leaderElection.identity();
+  }
+
+  /**
+   * Stops reconciling: JOSDK lets running reconciles finish (every step is recorded before
+   * it acts, so the next leader resumes whatever was started) and gives up leadership.
+   */
   @Override
   public void close() {
+    leaderElection.closing();
     operator.stop();
+    if (options.leaderElection()) {
+      leaderElection.release(client, options.leaderElectionNamespace());
+    }
     agentCalls.shutdownNow();
   }
 }

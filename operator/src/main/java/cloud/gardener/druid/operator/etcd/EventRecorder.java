@@ -22,9 +22,16 @@ public final class EventRecorder {
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
   private final KubernetesClient client;
+  private final String instance;
 
   public EventRecorder(KubernetesClient client) {
+    this(client, COMPONENT);
+  }
+
+  /** @param instance the reporting instance of the events: which operator replica acted */
+  public EventRecorder(KubernetesClient client, String instance) {
     this.client = client;
+    this.instance = instance;
   }
 
   public void normal(Etcd etcd, String reason, String message) {
@@ -54,7 +61,7 @@ public final class EventRecorder {
           .withType(type).withReason(reason).withMessage(message)
           .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
           .withEventTime(new MicroTime(MICRO_TIME.format(instant)))
-          .withReportingComponent(COMPONENT).withReportingInstance(COMPONENT)
+          .withReportingComponent(COMPONENT).withReportingInstance(instance)
           .withAction(reason)
           .withNewSource().withComponent(COMPONENT).endSource()
           .build()).create();

@@ -17,6 +17,8 @@ public final class OperatorHarness implements AutoCloseable {
   private final KubernetesClient client;
   private final EtcdOperator operator;
   private final Path localStoreRoot;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private OperatorHarness(KubernetesClient client, EtcdOperator operator, Path localStoreRoot) {
     this.client = client;
@@ -26,11 +28,17 @@ public final class OperatorHarness implements AutoCloseable {
 
   public static OperatorHarness start(LocalCluster cluster, String namespace, boolean autoReconcile)
       throws java.io.IOException {
+    return start(cluster, namespace, autoReconcile, false);
+  }
+
+  /** With {@code leaderElection}, the lease lives in {@code namespace}. */
+  public static OperatorHarness start(LocalCluster cluster, String namespace, boolean autoReconcile,
+      boolean leaderElection) throws java.io.IOException {
     KubernetesClient client = cluster.newClient(null);
     installCrds(client);
     Path stores = Files.createDirectories(cluster.workDir().resolve("stores").resolve(namespace));
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(Set.of(namespace),
-        autoReconcile, false, null,
+        autoReconcile, leaderElection, leaderElection ? namespace : null,
         new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())));
     operator.start();
     return new OperatorHarness(client, operator, stores);
@@ -48,12 +56,20 @@ public final class OperatorHarness implements AutoCloseable {
     }
   }
 
+  /** The operator's leader-election identity, also the reporting instance of its events. */
+  public String identity() {
+    return operator.identity();
+  }
+
   public Path localStoreRoot() {
     return localStoreRoot;
   }
 
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     operator.close();
     client.close();
   }

@@ -14,6 +14,7 @@ import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -145,6 +146,12 @@ public final class AgentOptions {
   @Option(names = "--garbage-collection-period", defaultValue = "1m")
   String gcPeriod;
 
+  @Option(names = "--delta-snapshot-retention-period", defaultValue = "0s",
+      description = "How long delta snapshots before the newest full snapshot are kept "
+          + "(Go duration, e.g. 1h); those after it are always kept. Default: 0s, deleted at "
+          + "the next garbage collection.")
+  String deltaRetention;
+
   @Option(names = "--defragmentation-schedule", defaultValue = "0 0 */3 * *")
   String defragSchedule;
 
@@ -175,11 +182,20 @@ public final class AgentOptions {
         Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention));
     SnapshotPolicy policy = new SnapshotPolicy(CronSchedule.parse(fullSchedule),
         GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compression(),
-        gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration());
+        gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration(), deltaRetention());
     return new AgentConfig(member, tuning, store(etcd), policy, CronSchedule.parse(defragSchedule),
         podIp, serverPort, tls(serverTlsDir, false),
         GoDuration.parse(initRetryPeriod).toDuration(),
         leases != null ? leases : System.getenv("KUBERNETES_SERVICE_HOST") != null);
+  }
+
+  private Duration deltaRetention() {
+    Duration period = GoDuration.parse(deltaRetention).toDuration();
+    if (period.isNegative()) {
+      throw new IllegalArgumentException("--delta-snapshot-retention-period must not be "
+          + "negative: " + deltaRetention);
+    }
+    return period;
   }
 
   private SnapshotCompression compression() {

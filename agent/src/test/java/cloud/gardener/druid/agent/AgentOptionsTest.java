@@ -55,6 +55,13 @@ class AgentOptionsTest {
     assertThat(config.etcd().quotaBackendBytes()).isEqualTo(8L * 1024 * 1024 * 1024);
     assertThat(config.snapshots().compression().format()).isEqualTo(Compression.GZIP);
     assertThat(config.snapshots().compression().level()).isEqualTo(1);
+    assertThat(config.snapshots().deltaRetention()).isZero();
+  }
+
+  @Test
+  void theDeltaRetentionPeriodIsAGoDuration() {
+    assertThat(parse("--name=etcd-main-0", "--delta-snapshot-retention-period=1h30m")
+        .snapshots().deltaRetention()).isEqualTo(Duration.ofMinutes(90));
   }
 
   @Test

@@ -13,5 +13,6 @@ public record SnapshotPolicy(
     SnapshotCompression compression,
     GarbageCollectionPolicy gcPolicy,
     int maxBackups,
-    Duration gcPeriod) {
+    Duration gcPeriod,
+    Duration deltaRetention) {
 }

@@ -3,6 +3,7 @@ package cloud.gardener.druid.agent.gc;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import java.time.DayOfWeek;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -17,7 +18,9 @@ import java.util.Set;
 /**
  * Which snapshots garbage collection deletes: a pure function of the listing, the policy and
  * the time (UTC). Both policies always keep the newest full snapshot and the deltas after
- * it; deltas older than the newest full snapshot are deleted (a restore never uses them).
+ * it (a restore needs them). Deltas before the newest full snapshot are kept for the delta
+ * retention period ({@code deltaSnapshotRetentionPeriod}, by their creation time) and
+ * deleted after it; with a period of zero, the default, they are deleted at once.
  * <ul>
  *   <li>{@code LimitBased}: keeps the newest {@code maxBackups} full snapshots.</li>
  *   <li>{@code Exponential}: keeps every full snapshot of the current hour, the newest per
@@ -31,7 +34,7 @@ public final class GarbageCollector {
   }
 
   public static List<Snapshot> toDelete(List<Snapshot> snapshots,
-      GarbageCollectionPolicy policy, int maxBackups, Instant now) {
+      GarbageCollectionPolicy policy, int maxBackups, Duration deltaRetention, Instant now) {
     List<Snapshot> fulls = snapshots.stream().filter(Snapshot::isFull)
         .sorted(newestFirst()).toList();
     if (fulls.isEmpty()) {
@@ -42,8 +45,10 @@ public final class GarbageCollector {
         ? fulls.subList(0, Math.min(Math.max(maxBackups, 1), fulls.size()))
         : exponential(fulls, now));
     keep.add(newest);
+    Instant deltasKeptFrom = now.minus(deltaRetention);
     return snapshots.stream()
-        .filter(s -> s.isFull() ? !keep.contains(s) : s.endRevision() <= newest.endRevision())
+        .filter(s -> s.isFull() ? !keep.contains(s)
+            : s.endRevision() <= newest.endRevision() && s.createdOn().isBefore(deltasKeptFrom))
         .sorted(Snapshot.ORDER)
         .toList();
   }

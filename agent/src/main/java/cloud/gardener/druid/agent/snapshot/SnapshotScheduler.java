@@ -212,7 +212,7 @@ public final class SnapshotScheduler implements AutoCloseable {
   private void collectGarbage() throws IOException {
     nextGc = clock.instant().plus(policy.gcPeriod());
     List<Snapshot> doomed = GarbageCollector.toDelete(store.list(), policy.gcPolicy(),
-        policy.maxBackups(), clock.instant());
+        policy.maxBackups(), policy.deltaRetention(), clock.instant());
     for (Snapshot snapshot : doomed) {
       store.delete(snapshot);
     }

@@ -54,7 +54,8 @@ class GarbageCollectorTest {
     all.add(newDelta1);
     all.add(newDelta2);
 
-    List<Snapshot> deleted = GarbageCollector.toDelete(all, LimitBased, 7, NOW.plusSeconds(60));
+    List<Snapshot> deleted = GarbageCollector.toDelete(all, LimitBased, 7, Duration.ZERO,
+        NOW.plusSeconds(60));
 
     assertThat(kept(all, deleted)).filteredOn(Snapshot::isFull)
         .extracting(Snapshot::createdOn)
@@ -69,7 +70,8 @@ class GarbageCollectorTest {
   @Test
   void limitBasedNeverDropsTheOnlyFullSnapshot() {
     Snapshot only = fullAt(NOW.minus(Duration.ofDays(100)));
-    assertThat(GarbageCollector.toDelete(List.of(only), LimitBased, 0, NOW)).isEmpty();
+    assertThat(GarbageCollector.toDelete(List.of(only), LimitBased, 0, Duration.ZERO, NOW))
+        .isEmpty();
   }
 
   @Test
@@ -77,7 +79,8 @@ class GarbageCollectorTest {
     // a full snapshot every 20 minutes for 6 weeks
     List<Snapshot> all = hourlyFulls(Duration.ofDays(42), Duration.ofMinutes(20));
 
-    List<Snapshot> kept = kept(all, GarbageCollector.toDelete(all, Exponential, 7, NOW));
+    List<Snapshot> kept = kept(all,
+        GarbageCollector.toDelete(all, Exponential, 7, Duration.ZERO, NOW));
 
     List<Instant> expected = new ArrayList<>();
     expected.add(NOW);
@@ -109,6 +112,38 @@ class GarbageCollectorTest {
     Snapshot delta2 = deltaAt(NOW);
     List<Snapshot> all = List.of(full1, delta1, full2, delta2);
 
-    assertThat(GarbageCollector.toDelete(all, Exponential, 7, NOW)).containsExactly(delta1);
+    assertThat(GarbageCollector.toDelete(all, Exponential, 7, Duration.ZERO, NOW))
+        .containsExactly(delta1);
+  }
+
+  @Test
+  void deltasBeforeTheNewestFullAreKeptForTheRetentionPeriodThenDeleted() {
+    Snapshot full1 = fullAt(NOW.minus(Duration.ofHours(3)));
+    Snapshot old1 = deltaAt(NOW.minus(Duration.ofMinutes(170)));
+    Snapshot old2 = deltaAt(NOW.minus(Duration.ofMinutes(61)));
+    Snapshot recent1 = deltaAt(NOW.minus(Duration.ofMinutes(59)));
+    Snapshot recent2 = deltaAt(NOW.minus(Duration.ofMinutes(40)));
+    Snapshot full2 = fullAt(NOW.minus(Duration.ofMinutes(30)));
+    Snapshot latest = deltaAt(NOW.minus(Duration.ofMinutes(10)));
+    List<Snapshot> all = List.of(full1, old1, old2, recent1, recent2, full2, latest);
+
+    for (var policy : List.of(LimitBased, Exponential)) {
+      assertThat(GarbageCollector.toDelete(all, policy, 7, Duration.ofHours(1), NOW))
+          .as("%s with a retention of 1h", policy).containsExactly(old1, old2);
+      assertThat(GarbageCollector.toDelete(all, policy, 7, Duration.ofHours(1),
+          NOW.plus(Duration.ofMinutes(30))))
+          .as("%s half an hour later", policy).containsExactly(old1, old2, recent1, recent2);
+      assertThat(GarbageCollector.toDelete(all, policy, 7, Duration.ZERO, NOW))
+          .as("%s without retention", policy).containsExactly(old1, old2, recent1, recent2);
+    }
+  }
+
+  @Test
+  void deltasAfterTheNewestFullAreKeptHoweverOld() {
+    Snapshot full = fullAt(NOW.minus(Duration.ofDays(30)));
+    Snapshot needed1 = deltaAt(NOW.minus(Duration.ofDays(29)));
+    Snapshot needed2 = deltaAt(NOW.minus(Duration.ofDays(2)));
+    assertThat(GarbageCollector.toDelete(List.of(full, needed1, needed2), LimitBased, 7,
+        Duration.ofHours(1), NOW)).isEmpty();
   }
 }

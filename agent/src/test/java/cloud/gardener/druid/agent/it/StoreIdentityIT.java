@@ -126,7 +126,7 @@ class StoreIdentityIT {
   private static SnapshotScheduler scheduler(SnapshotStore store) {
     SnapshotPolicy policy = new SnapshotPolicy(CronSchedule.parse("0 0 1 1 *"),
         Duration.ofHours(1), 10 << 20, SnapshotCompression.GZIP,
-        GarbageCollectionPolicy.LimitBased, 7, Duration.ofHours(1));
+        GarbageCollectionPolicy.LimitBased, 7, Duration.ofHours(1), Duration.ZERO);
     return new SnapshotScheduler(etcd.client(), store, policy, Clock.systemUTC(),
         Duration.ofMinutes(1), SnapshotListener.NONE, SELF);
   }

@@ -109,12 +109,35 @@ public final class Initializer {
       }
     }
     if (result.state() == Result.State.MISSING) {
+      refuseToBootstrapOverBackups();
       wipe();
       return new StartPlan(ClusterState.NEW, member.initialCluster(),
           StartPlan.Outcome.NEW_MEMBER);
     }
     throw new IOException("the data directory is invalid (" + result.problem()
         + ") and no other member of the cluster answers to join it; retrying");
+  }
+
+  /**
+   * A member without data that finds no running cluster would bootstrap a new, empty one. If
+   * the store holds this cluster's backups, the cluster existed and lost its majority: an
+   * empty bootstrap would serve no data and its snapshots would follow the real ones. Refuse;
+   * the operator restores such a cluster through one member (recoverFromQuorumLoss, or waking
+   * up after hibernation with deleted volumes).
+   */
+  private void refuseToBootstrapOverBackups() throws IOException {
+    if (store.isEmpty()) {
+      return;
+    }
+    StoreIdentity self = new StoreIdentity(member.namespace(), member.etcdName());
+    if (self.ownerOf(store.get().readIdentity()) == StoreIdentity.Owner.OTHER) {
+      return;
+    }
+    if (!store.get().list().isEmpty()) {
+      throw new IOException("no data, no running cluster to join, and the backup store holds"
+          + " backups of this cluster: refusing to bootstrap an empty cluster over them;"
+          + " recover with an EtcdOpsTask recoverFromQuorumLoss (retrying)");
+    }
   }
 
   /** Data that etcd wrote and no backup holds is never deleted silently. */

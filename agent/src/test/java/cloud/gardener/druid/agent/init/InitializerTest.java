@@ -18,7 +18,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A member without data that finds no cluster to join, with and without backups. */
+/**
+ * A member without data that finds no cluster to join (bootstrapping with an empty store is
+ * what every multi-member IT does).
+ */
 class InitializerTest {
 
   @TempDir
@@ -35,14 +38,6 @@ class InitializerTest {
         .hasMessageContaining("refusing to bootstrap an empty cluster")
         .hasMessageContaining("recoverFromQuorumLoss");
     assertThat(Files.exists(work.resolve("data/new.etcd/member"))).isFalse();
-  }
-
-  @Test
-  void bootstrapsANewClusterWhenTheStoreIsEmpty() throws Exception {
-    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "ns/main");
-    StartPlan plan = initializer(Optional.of(store)).initialize(Mode.SANITY);
-    assertThat(plan.outcome()).isEqualTo(StartPlan.Outcome.NEW_MEMBER);
-    assertThat(plan.cluster()).hasSize(3);
   }
 
   private Initializer initializer(Optional<LocalSnapshotStore> store) throws Exception {

@@ -19,17 +19,24 @@ import org.slf4j.LoggerFactory;
             + "snapshots and serves the agent HTTP API. Runs as the entry point of every member"
             + " pod.",
         "Exit codes: 0 after SIGTERM, 2 when the data directory belongs to another Etcd, "
-            + "etcd's exit code (or 1) when etcd died."})
+            + "64 for invalid options, etcd's exit code (or 1) when etcd died."})
 public final class AgentCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);
+  static final int EXIT_INVALID_OPTIONS = 64;
 
   @Mixin
   AgentOptions options = new AgentOptions();
 
   @Override
   public Integer call() throws Exception {
-    AgentConfig config = options.toConfig();
+    AgentConfig config;
+    try {
+      config = options.toConfig();
+    } catch (IllegalArgumentException e) {
+      LOG.error("invalid options: {}", e.getMessage());
+      return EXIT_INVALID_OPTIONS;
+    }
     Agent agent = new Agent(config, Redirect.INHERIT);
     AgentHttpServer http = new AgentHttpServer(agent);
     http.start();

@@ -7,6 +7,7 @@ import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.config.TlsFiles;
 import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
+import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.types.Quantities;
@@ -132,6 +133,11 @@ public final class AgentOptions {
   @Option(names = "--compress-snapshots", defaultValue = "true", arity = "1")
   boolean compress;
 
+  @Option(names = "--compression-policy", defaultValue = "gzip", description = "gzip or zlib "
+      + "(spec.backup.compression.policy). Snapshots of every upstream policy are read, lzw "
+      + "too, but lzw is not written: it is refused at startup.")
+  String compressionPolicy;
+
   @Option(names = "--compression-level", defaultValue = "1", description = "Deflate level "
       + "of compressed snapshots, 0 (stored) to 9 (smallest); 1 is the fastest that "
       + "compresses. Compression runs on every available processor.")
@@ -203,7 +209,17 @@ public final class AgentOptions {
       throw new IllegalArgumentException("--compression-level must be 0..9, not "
           + compressionLevel);
     }
-    return compress ? SnapshotCompression.gzip(compressionLevel) : SnapshotCompression.NONE;
+    if (!compress) {
+      return SnapshotCompression.NONE;
+    }
+    return switch (compressionPolicy) {
+      case "gzip" -> SnapshotCompression.of(Compression.GZIP, compressionLevel);
+      case "zlib" -> SnapshotCompression.of(Compression.ZLIB, compressionLevel);
+      case "lzw" -> throw new IllegalArgumentException("--compression-policy=lzw: this agent "
+          + "restores lzw snapshots but does not write them; use gzip or zlib");
+      default -> throw new IllegalArgumentException("--compression-policy must be gzip, zlib "
+          + "or lzw, not " + compressionPolicy);
+    };
   }
 
   private Map<String, URI> cluster(String etcd, boolean peerTls) {

@@ -59,6 +59,17 @@ class AgentOptionsTest {
   }
 
   @Test
+  void zlibIsWrittenLzwIsRefusedAtStartup() {
+    assertThat(parse("--name=etcd-main-0", "--compression-policy=zlib").snapshots()
+        .compression().format()).isEqualTo(Compression.ZLIB);
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--compression-policy=lzw"))
+        .hasMessageContaining("--compression-policy=lzw: this agent restores lzw snapshots "
+            + "but does not write them; use gzip or zlib");
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--compression-policy=zstd"))
+        .hasMessageContaining("must be gzip, zlib or lzw, not zstd");
+  }
+
+  @Test
   void theDeltaRetentionPeriodIsAGoDuration() {
     assertThat(parse("--name=etcd-main-0", "--delta-snapshot-retention-period=1h30m")
         .snapshots().deltaRetention()).isEqualTo(Duration.ofMinutes(90));

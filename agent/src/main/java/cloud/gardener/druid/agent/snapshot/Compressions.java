@@ -1,14 +1,20 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.agent.snapshot.ParallelDeflateOutputStream.Format;
 import cloud.gardener.druid.agent.store.Snapshot;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import cloud.gardener.druid.agent.snapshot.ParallelDeflateOutputStream.Format;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 
-/** Wraps streams in the compression a snapshot's name says. */
+/**
+ * Wraps streams in the compression a snapshot's name says. Written: gzip and zlib (the
+ * upstream policies but lzw); read: gzip, zlib and lzw (Go's compress/lzw as upstream
+ * writes it).
+ */
 public final class Compressions {
 
   private static final int BUFFER = 64 * 1024;
@@ -33,9 +39,24 @@ public final class Compressions {
     return switch (snapshot.compression()) {
       case NONE -> in;
       case GZIP -> new GZIPInputStream(in, BUFFER);
-      case ZLIB -> new InflaterInputStream(in);
-      case LZW -> throw new SnapshotIntegrityException(
-          snapshot + " is LZW-compressed, which this agent cannot read");
+      case ZLIB -> new ZlibInputStream(in);
+      case LZW -> new LzwInputStream(new BufferedInputStream(in, BUFFER));
     };
+  }
+
+  /** A zlib reader with a large buffer that frees its inflater on close. */
+  private static final class ZlibInputStream extends InflaterInputStream {
+    ZlibInputStream(InputStream in) {
+      super(in, new Inflater(), BUFFER);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        super.close();
+      } finally {
+        inf.end();
+      }
+    }
   }
 }

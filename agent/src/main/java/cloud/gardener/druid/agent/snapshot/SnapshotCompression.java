@@ -24,7 +24,11 @@ public record SnapshotCompression(Compression format, int level, int threads) {
   }
 
   public static SnapshotCompression gzip(int level) {
-    return new SnapshotCompression(Compression.GZIP, level,
-        Runtime.getRuntime().availableProcessors());
+    return of(Compression.GZIP, level);
+  }
+
+  /** Compression on every available processor. */
+  public static SnapshotCompression of(Compression format, int level) {
+    return new SnapshotCompression(format, level, Runtime.getRuntime().availableProcessors());
   }
 }

@@ -12,6 +12,7 @@ import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
 import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.TestConfigs;
 import cloud.gardener.druid.agent.util.FreePorts;
@@ -126,6 +127,35 @@ class SnapshotRestoreIT {
           GetOption.builder().withRevision(sourceRevision - 1).build()).get())
           .as("reads of revisions before the restore are told to relist")
           .hasMessageContaining("compacted");
+    }
+  }
+
+  @Test
+  void zlibSnapshotsRestore() throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "etcd-test");
+    SnapshotCompression zlib = SnapshotCompression.of(Compression.ZLIB, 6);
+    SortedMap<String, String> source;
+    try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
+        work.resolve("source.log"))) {
+      etcd.putKeys("/z/", 0, 500);
+      Snapshot full = new FullSnapshotter(etcd.client(), store, zlib, Clock.systemUTC(),
+          Duration.ofMinutes(1)).take(false);
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, zlib,
+          Clock.systemUTC(), 10 << 20, full.endRevision() + 1, () -> { })) {
+        etcd.putKeys("/z/", 400, 200);
+        awaitFlushed(deltas, etcd);
+      }
+      source = LocalEtcd.dump(etcd.client());
+    }
+    assertThat(store.list()).extracting(Snapshot::fileName).allMatch(n -> n.endsWith(".zlib"))
+        .hasSize(2);
+
+    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
+        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
+    new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { }).orElseThrow();
+    try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
+        work.resolve("restored.log"))) {
+      assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source).hasSize(600);
     }
   }
 

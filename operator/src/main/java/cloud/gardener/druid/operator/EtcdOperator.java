@@ -19,9 +19,11 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import cloud.gardener.druid.operator.task.EtcdOpsTaskReconciler;
 import cloud.gardener.druid.operator.task.VolumeTasks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -42,6 +44,7 @@ public final class EtcdOperator implements AutoCloseable {
   private final Options options;
   private final LeaderElection leaderElection = new LeaderElection(LeaderElection.newIdentity(),
       () -> new Thread(() -> System.exit(1), "leader-lost-exit").start());
+  private final EtcdOpsTaskReconciler tasks;
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
     Thread t = new Thread(r, "agent-client");
     t.setDaemon(true);
@@ -76,13 +79,19 @@ public final class EtcdOperator implements AutoCloseable {
         new RolloutExecutor(client, agents, options.settings(), events),
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events);
     operator.register(reconciler, c -> {
-      if (options.namespaces().isEmpty()) {
-        c.watchingAllNamespaces();
-      } else {
-        c.settingNamespaces(options.namespaces());
-      }
+      watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(5));
     });
+    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock);
+    operator.register(tasks, c -> watch(c, options));
+  }
+
+  private static void watch(ControllerConfigurationOverrider<?> c, Options options) {
+    if (options.namespaces().isEmpty()) {
+      c.watchingAllNamespaces();
+    } else {
+      c.settingNamespaces(options.namespaces());
+    }
   }
 
   public void start() {
@@ -102,6 +111,7 @@ public final class EtcdOperator implements AutoCloseable {
   public void close() {
     leaderElection.closing();
     operator.stop();
+    tasks.close();
     if (options.leaderElection()) {
       leaderElection.release(client, options.leaderElectionNamespace());
     }

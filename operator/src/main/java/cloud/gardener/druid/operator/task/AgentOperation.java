@@ -1,0 +1,52 @@
+package cloud.gardener.druid.operator.task;
+
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * An operation the task controller carries out itself through the members' agents. It runs on
+ * a worker thread, never on a reconciler thread; the controller interrupts it at its deadline.
+ */
+interface AgentOperation {
+
+  /** How long the whole operation may take, counted from the task's {@code startedAt}. */
+  Duration timeout(EtcdOpsTask task, Etcd etcd);
+
+  /** Carries the task out and says what was done; blocks, at most until {@code deadline}. */
+  String run(EtcdOpsTask task, Etcd etcd, Deadline deadline)
+      throws TaskFailure, InterruptedException;
+
+  /** The operation failed for a reason the task's lastErrors should show. */
+  final class TaskFailure extends Exception {
+    private final TaskError error;
+
+    TaskFailure(String code, String description) {
+      super(description);
+      this.error = new TaskError(code, description);
+    }
+
+    TaskError error() {
+      return error;
+    }
+  }
+
+  /** The moment an operation must be done by; waits poll until then. */
+  record Deadline(Instant at, Clock clock) {
+
+    boolean passed() {
+      return !clock.instant().isBefore(at);
+    }
+
+    /** Pauses before polling again, or fails when the deadline has passed. */
+    void pause(Duration interval, String waitingFor) throws TaskFailure, InterruptedException {
+      Duration left = Duration.between(clock.instant(), at);
+      if (left.isNegative() || left.isZero()) {
+        throw new TaskFailure(TaskError.TIMEOUT, "timed out " + waitingFor);
+      }
+      Thread.sleep(Math.max(1, Math.min(interval.toMillis(), left.toMillis())));
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package cloud.gardener.druid.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import cloud.gardener.druid.api.Finalizers;
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.DefragmentConfig;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskSpec;
+import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig;
+import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig.SnapshotType;
+import cloud.gardener.druid.api.v1alpha1.ReplaceMemberVolumeConfig;
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.junit.LocalKubernetes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * EtcdOpsTasks against real members: on-demand full and delta snapshots land in the Local
+ * store, defragmentation goes member by member while a client keeps writing, invalid tasks
+ * are rejected with errors naming the field, finished tasks go away after their TTL.
+ */
+@LocalKubernetes
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EtcdOpsTaskIT {
+
+  static final Duration TASK = Duration.ofMinutes(3);
+  static final Pattern SNAPSHOT = Pattern.compile("(Full|Incr)-(\\d+)-(\\d+)-.*");
+
+  static OperatorHarness operator;
+  static Path logsDir;
+  static Etcd single;
+  static Etcd trio;
+
+  @BeforeAll
+  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
+      throws Exception {
+    operator = OperatorHarness.start(cluster, ns.name(), true);
+    logsDir = cluster.workDir().resolve("logs");
+    EtcdLifecycleIT.logsDir = logsDir;
+    single = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    single.getMetadata().setName("snap");
+    single.getSpec().getBackup().getStore().setPrefix(ns.name() + "/snap");
+    // no scheduled delta gets ahead of the on-demand one
+    single.getSpec().getBackup().setDeltaSnapshotPeriod(cloud.gardener.druid.api.types.GoDuration.parse("10m"));
+    client.resource(single).create();
+    trio = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+    trio.getMetadata().setName("trio");
+    trio.getSpec().getBackup().getStore().setPrefix(ns.name() + "/trio");
+    client.resource(trio).create();
+  }
+
+  @AfterAll
+  static void stop(KubernetesClient client) {
+    if (operator != null) {
+      client.resources(EtcdOpsTask.class).delete();
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+          client.resources(EtcdOpsTask.class).list().getItems().isEmpty());
+      operator.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aTaskForAMissingEtcdIsRejectedNamingTheField(KubernetesClient client) {
+    create(client, "for-nobody", "nobody", c -> c.setDefragment(new DefragmentConfig()), null);
+    EtcdOpsTask task = awaitState(client, "for-nobody", "Rejected");
+    assertThat(task.getMetadata().getFinalizers()).contains(Finalizers.ETCD_OPS_TASK);
+    assertThat(task.getStatus().getLastOperation().getType()).isEqualTo("Admit");
+    assertThat(task.getStatus().getLastOperation().getState()).isEqualTo("Failed");
+    assertThat(task.getStatus().getLastErrors()).singleElement().satisfies(e -> {
+      assertThat(e.getCode()).isEqualTo("ERR_ETCD_NOT_FOUND");
+      assertThat(e.getDescription()).startsWith("spec.etcdName:").contains("nobody");
+    });
+    assertThat(task.getStatus().getStartedAt()).as("never started").isNull();
+  }
+
+  @Test
+  @Order(2)
+  void replacingAMemberThatDoesNotExistIsRejectedNamingTheField(KubernetesClient client) {
+    create(client, "replace-7", "trio", c -> {
+      ReplaceMemberVolumeConfig r = new ReplaceMemberVolumeConfig();
+      r.setMemberName("trio-7");
+      c.setReplaceMemberVolume(r);
+    }, null);
+    EtcdOpsTask task = awaitState(client, "replace-7", "Rejected");
+    assertThat(task.getStatus().getLastErrors()).singleElement().satisfies(e -> {
+      assertThat(e.getCode()).isEqualTo("ERR_INVALID_MEMBER_NAME");
+      assertThat(e.getDescription())
+          .startsWith("spec.config.replaceMemberVolume.memberName:")
+          .contains("\"trio-7\"", "trio-0, trio-1, trio-2");
+    });
+    assertThat(events(client, "EtcdOpsTask", "replace-7")).extracting(Event::getReason)
+        .contains("Rejected");
+  }
+
+  @Test
+  @Order(3)
+  void aFinishedTaskIsDeletedAfterItsTtl(KubernetesClient client) {
+    create(client, "short-lived", "nobody", c -> c.setDefragment(new DefragmentConfig()), 3);
+    EtcdOpsTask rejected = awaitState(client, "short-lived", "Rejected");
+    Instant finished = Instant.parse(rejected.getStatus().getLastTransitionTime());
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        .until(() -> client.resources(EtcdOpsTask.class).withName("short-lived").get() == null);
+    assertThat(Instant.now()).as("not deleted before its TTL")
+        .isAfterOrEqualTo(finished.plusSeconds(3));
+    assertThat(events(client, "EtcdOpsTask", "short-lived")).extracting(Event::getReason)
+        .contains("Expired");
+  }
+
+  @Test
+  @Order(4)
+  void anOnDemandFullSnapshotLandsInTheStore(KubernetesClient client) throws Exception {
+    EtcdLifecycleIT.awaitRolloutComplete(client, "snap");
+    long revision = put(single, client, "/full/key", "v");
+    create(client, "full", "snap", c -> c.setOnDemandSnapshot(snapshot(SnapshotType.FULL)), null);
+    EtcdOpsTask task = awaitState(client, "full", "Succeeded");
+    assertThat(task.getStatus().getStartedAt()).isNotNull();
+    assertThat(task.getStatus().getLastOperation().getType()).isEqualTo("Execution");
+    assertThat(task.getStatus().getLastOperation().getState()).isEqualTo("Completed");
+    assertThat(task.getStatus().getLastOperation().getDescription())
+        .contains("full snapshot up to revision", "snap-0");
+    assertThat(storeFiles("snap", "Full")).as("a full snapshot covering revision " + revision)
+        .anyMatch(m -> Long.parseLong(m.group(3)) >= revision);
+    assertThat(events(client, "Etcd", "snap")).extracting(Event::getReason)
+        .contains("OnDemandSnapshotTaken");
+  }
+
+  @Test
+  @Order(5)
+  void anOnDemandDeltaSnapshotLandsInTheStore(KubernetesClient client) throws Exception {
+    EtcdLifecycleIT.awaitRolloutComplete(client, "snap");
+    long revision = put(single, client, "/delta/key", "v");
+    create(client, "delta", "snap", c -> c.setOnDemandSnapshot(snapshot(SnapshotType.DELTA)),
+        null);
+    EtcdOpsTask task = awaitState(client, "delta", "Succeeded");
+    assertThat(task.getStatus().getLastOperation().getDescription())
+        .contains("delta snapshot up to revision");
+    assertThat(storeFiles("snap", "Incr")).as("a delta snapshot covering revision " + revision)
+        .anyMatch(m -> Long.parseLong(m.group(2)) <= revision
+            && Long.parseLong(m.group(3)) >= revision);
+  }
+
+  @Test
+  @Order(6)
+  void defragmentationGoesMemberByMemberLeaderLastWhileClientsWriteAndALaterTaskWaits(
+      KubernetesClient client) throws Exception {
+    EtcdLifecycleIT.awaitRolloutComplete(client, "trio");
+    String leader = client.resources(Etcd.class).withName("trio").get().getStatus().getMembers()
+        .stream().filter(m -> "Leader".equals(m.getRole())).findFirst().orElseThrow().getName();
+    try (LoadClient load = new LoadClient(EtcdClients.endpoints(client, trio), "/defrag",
+        Duration.ofMinutes(5))) {
+      create(client, "t1-defrag", "trio", c -> c.setDefragment(new DefragmentConfig()), null);
+      create(client, "t2-snapshot", "trio",
+          c -> c.setOnDemandSnapshot(snapshot(SnapshotType.FULL)), null);
+      EtcdOpsTask defrag = awaitState(client, "t1-defrag", "Succeeded");
+      EtcdOpsTask after = awaitState(client, "t2-snapshot", "Succeeded");
+      load.stop();
+
+      String done = defrag.getStatus().getLastOperation().getDescription();
+      assertThat(done).contains("trio-0", "trio-1", "trio-2");
+      assertThat(done.substring(done.lastIndexOf(", ") + 2)).as("the former leader last: " + done)
+          .isEqualTo(leader);
+      assertThat(Instant.parse(after.getStatus().getStartedAt()))
+          .as("the later task started only after the defragmentation finished")
+          .isAfterOrEqualTo(Instant.parse(defrag.getStatus().getLastTransitionTime()));
+      assertThat(events(client, "Etcd", "trio")).filteredOn(e ->
+          "MemberDefragmented".equals(e.getReason())).hasSize(3);
+      assertThat(RolloutCompletion.isComplete(client.resources(Etcd.class).withName("trio").get()))
+          .as("every member still ready").isTrue();
+      assertThat(load.failures()).as("failed client requests of " + load.requests()
+          + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
+      assertThat(load.requests()).isGreaterThan(10);
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  static void create(KubernetesClient client, String name, String etcd,
+      Consumer<EtcdOpsTaskConfig> config, Integer ttl) {
+    EtcdOpsTask task = new EtcdOpsTask();
+    task.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    EtcdOpsTaskSpec spec = new EtcdOpsTaskSpec();
+    spec.setEtcdName(etcd);
+    spec.setTtlSecondsAfterFinished(ttl);
+    EtcdOpsTaskConfig c = new EtcdOpsTaskConfig();
+    config.accept(c);
+    spec.setConfig(c);
+    task.setSpec(spec);
+    client.resource(task).create();
+  }
+
+  static OnDemandSnapshotConfig snapshot(SnapshotType type) {
+    OnDemandSnapshotConfig s = new OnDemandSnapshotConfig();
+    s.setType(type);
+    return s;
+  }
+
+  static EtcdOpsTask awaitState(KubernetesClient client, String name, String state) {
+    try {
+      await().atMost(TASK).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() ->
+          state.equals(client.resources(EtcdOpsTask.class).withName(name).get().getStatus()
+              .getState()));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      EtcdOpsTask task = client.resources(EtcdOpsTask.class).withName(name).get();
+      throw new AssertionError("task " + name + " did not reach " + state + ":\n"
+          + (task == null ? "(gone)" : Serialization.asYaml(task))
+          + Diagnostics.dump(client, task == null ? name : task.getSpec().getEtcdName(), logsDir),
+          e);
+    }
+    return client.resources(EtcdOpsTask.class).withName(name).get();
+  }
+
+  static List<Event> events(KubernetesClient client, String kind, String name) {
+    return client.v1().events().list().getItems().stream()
+        .filter(e -> kind.equals(e.getInvolvedObject().getKind())
+            && name.equals(e.getInvolvedObject().getName()))
+        .toList();
+  }
+
+  static long put(Etcd etcd, KubernetesClient client, String key, String value) throws Exception {
+    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      return c.getKVClient().put(EtcdClients.bytes(key), EtcdClients.bytes(value))
+          .get(10, TimeUnit.SECONDS).getHeader().getRevision();
+    }
+  }
+
+  /** The snapshots of {@code kind} (Full or Incr) in the Local store of an Etcd. */
+  static List<Matcher> storeFiles(String etcd, String kind) throws Exception {
+    Etcd e = etcd.equals("snap") ? single : trio;
+    Path dir = operator.localStoreRoot().resolve(e.getSpec().getBackup().getStore().getContainer())
+        .resolve(e.getSpec().getBackup().getStore().getPrefix()).resolve("v2");
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> SNAPSHOT.matcher(f.getFileName().toString()))
+          .filter(Matcher::matches).filter(m -> kind.equals(m.group(1))).toList();
+    }
+  }
+}

@@ -26,6 +26,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -54,6 +56,7 @@ class EtcdOpsTaskIT {
   static Path logsDir;
   static Etcd single;
   static Etcd trio;
+  static final Map<String, Client> clients = new ConcurrentHashMap<>();
 
   @BeforeAll
   static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
@@ -81,6 +84,7 @@ class EtcdOpsTaskIT {
           client.resources(EtcdOpsTask.class).list().getItems().isEmpty());
       operator.close();
     }
+    clients.values().forEach(Client::close);
   }
 
   @Test
@@ -241,11 +245,16 @@ class EtcdOpsTaskIT {
         .toList();
   }
 
-  static long put(Etcd etcd, KubernetesClient client, String key, String value) throws Exception {
-    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
-      return c.getKVClient().put(EtcdClients.bytes(key), EtcdClients.bytes(value))
-          .get(10, TimeUnit.SECONDS).getHeader().getRevision();
-    }
+  /**
+   * Writes a key through a client kept for the whole class (a first connection on a loaded
+   * machine can be slow; closing a client with a call in flight can hang); its revision.
+   */
+  static long put(Etcd etcd, KubernetesClient client, String key, String value) {
+    Client c = clients.computeIfAbsent(etcd.getMetadata().getName(),
+        n -> EtcdClients.connect(EtcdClients.endpoints(client, etcd)));
+    return await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() ->
+        c.getKVClient().put(EtcdClients.bytes(key), EtcdClients.bytes(value))
+            .get(20, TimeUnit.SECONDS).getHeader().getRevision(), r -> r > 0);
   }
 
   /** The snapshots of {@code kind} (Full or Incr) in the Local store of an Etcd. */

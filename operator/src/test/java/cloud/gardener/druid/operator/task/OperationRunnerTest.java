@@ -1,0 +1,100 @@
+package cloud.gardener.druid.operator.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import cloud.gardener.druid.operator.task.OperationRunner.Failed;
+import cloud.gardener.druid.operator.task.OperationRunner.Succeeded;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class OperationRunnerTest {
+
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  Instant now = T0;
+  final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  };
+  final OperationRunner runner = new OperationRunner(clock);
+
+  @AfterEach
+  void close() {
+    runner.close();
+  }
+
+  @Test
+  void aFinishedRunIsReportedOnceAndSignalsItsEnd() throws Exception {
+    CountDownLatch finished = new CountDownLatch(1);
+    runner.start("t", () -> new Succeeded("done"), T0.plusSeconds(60), finished::countDown);
+    assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(runner.poll("t")).contains(new Succeeded("done"));
+    assertThat(runner.poll("t")).isEmpty();
+    assertThat(runner.running("t")).isFalse();
+  }
+
+  @Test
+  void aRunStillGoingAtItsDeadlineIsInterruptedAndEndsAsATimeout() {
+    AtomicBoolean interrupted = new AtomicBoolean();
+    CountDownLatch started = new CountDownLatch(1);
+    runner.start("t", () -> {
+      started.countDown();
+      try {
+        Thread.sleep(Duration.ofMinutes(10).toMillis());
+      } catch (InterruptedException e) {
+        interrupted.set(true);
+      }
+      return new Succeeded("too late");
+    }, T0.plusSeconds(60), () -> { });
+    await().atMost(Duration.ofSeconds(10)).until(() -> started.getCount() == 0);
+    assertThat(runner.poll("t")).as("before the deadline").isEmpty();
+    assertThat(runner.running("t")).isTrue();
+    now = T0.plusSeconds(60);
+    assertThat(runner.poll("t")).hasValueSatisfying(r -> {
+      assertThat(r).isInstanceOf(Failed.class);
+      assertThat(((Failed) r).error().code()).isEqualTo(TaskError.TIMEOUT);
+    });
+    await().atMost(Duration.ofSeconds(10)).untilTrue(interrupted);
+  }
+
+  @Test
+  void aSecondStartForTheSameTaskDoesNotRunTwice() throws Exception {
+    AtomicInteger runs = new AtomicInteger();
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch finished = new CountDownLatch(1);
+    runner.start("t", () -> {
+      runs.incrementAndGet();
+      release.await();
+      return new Succeeded("once");
+    }, T0.plusSeconds(60), finished::countDown);
+    runner.start("t", () -> {
+      runs.incrementAndGet();
+      return new Succeeded("twice");
+    }, T0.plusSeconds(60), () -> { });
+    release.countDown();
+    assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(runner.poll("t")).contains(new Succeeded("once"));
+    assertThat(runs).hasValue(1);
+  }
+}

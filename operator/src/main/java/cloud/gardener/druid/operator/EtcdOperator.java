@@ -82,7 +82,8 @@ public final class EtcdOperator implements AutoCloseable {
       watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(5));
     });
-    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock);
+    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock,
+        leaderElection.identity());
     operator.register(tasks, c -> watch(c, options));
   }
 

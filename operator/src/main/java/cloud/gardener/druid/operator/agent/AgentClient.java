@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.operator.observe.AgentView;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -33,6 +34,15 @@ public interface AgentClient {
 
   /** Asks an agent to defragment its own member's database. */
   void defragment(AgentEndpoint member);
+
+  /**
+   * This client with requests that change state (snapshots, defragmentation, membership)
+   * waiting up to {@code timeout} for the agent's answer, for callers off the reconciler
+   * threads whose operation has its own, longer timeout; by default the client itself.
+   */
+  default AgentClient withActionTimeout(Duration timeout) {
+    return this;
+  }
 
   /** A request the agent refused or failed; the message says why. */
   final class AgentException extends RuntimeException {

@@ -28,7 +28,7 @@ public final class HttpAgentClient implements AgentClient {
 
   private final HttpClient plainHttp;
   private final Function<AgentEndpoint, Optional<SSLContext>> tls;
-  private final Map<SSLContext, HttpClient> tlsClients = new ConcurrentHashMap<>();
+  private final Map<SSLContext, HttpClient> tlsClients;
   private final Duration statusTimeout;
   private final Duration actionTimeout;
 
@@ -42,8 +42,23 @@ public final class HttpAgentClient implements AgentClient {
       Duration statusTimeout, Duration actionTimeout) {
     this.plainHttp = HttpClient.newBuilder().connectTimeout(statusTimeout).build();
     this.tls = tls;
+    this.tlsClients = new ConcurrentHashMap<>();
     this.statusTimeout = statusTimeout;
     this.actionTimeout = actionTimeout;
+  }
+
+  /** {@code base}'s connections and TLS material with another action timeout. */
+  private HttpAgentClient(HttpAgentClient base, Duration actionTimeout) {
+    this.plainHttp = base.plainHttp;
+    this.tls = base.tls;
+    this.tlsClients = base.tlsClients;
+    this.statusTimeout = base.statusTimeout;
+    this.actionTimeout = actionTimeout;
+  }
+
+  @Override
+  public AgentClient withActionTimeout(Duration timeout) {
+    return new HttpAgentClient(this, timeout);
   }
 
   /** Agents of Etcds with {@code spec.backup.tls} are called with that Etcd's TLS material. */

@@ -40,6 +40,12 @@ interface AgentOperation {
       return !clock.instant().isBefore(at);
     }
 
+    /** Time left until the deadline, at least a second (an HTTP timeout must be positive). */
+    Duration left() {
+      Duration left = Duration.between(clock.instant(), at);
+      return left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : left;
+    }
+
     /** Pauses before polling again, or fails when the deadline has passed. */
     void pause(Duration interval, String waitingFor) throws TaskFailure, InterruptedException {
       Duration left = Duration.between(clock.instant(), at);

@@ -45,10 +45,13 @@ final class DefragmentOperation implements AgentOperation {
 
   @Override
   public Duration timeout(EtcdOpsTask task, Etcd etcd) {
+    return perMember(task).multipliedBy(Math.max(1, EtcdDefaults.replicas(etcd)));
+  }
+
+  private static Duration perMember(EtcdOpsTask task) {
     DefragmentConfig c = task.getSpec().getConfig().getDefragment();
-    int perMember = c == null || c.getTimeoutSecondsPerMember() == null
-        ? DEFAULT_TIMEOUT_PER_MEMBER : c.getTimeoutSecondsPerMember();
-    return Duration.ofSeconds((long) perMember * Math.max(1, EtcdDefaults.replicas(etcd)));
+    return Duration.ofSeconds(c == null || c.getTimeoutSecondsPerMember() == null
+        ? DEFAULT_TIMEOUT_PER_MEMBER : c.getTimeoutSecondsPerMember());
   }
 
   @Override
@@ -59,6 +62,8 @@ final class DefragmentOperation implements AgentOperation {
     String task0 = "EtcdOpsTask " + task.getMetadata().getName() + ": ";
     while (true) {
       Step step = plan.next(observer.apply(etcd), done);
+      AgentClient calls = agents.withActionTimeout(
+          deadline.left().compareTo(perMember(task)) < 0 ? deadline.left() : perMember(task));
       try {
         if (step instanceof Done) {
           return "defragmented " + String.join(", ", log);
@@ -66,12 +71,12 @@ final class DefragmentOperation implements AgentOperation {
           deadline.pause(POLL, "waiting until every member is ready and in sync (" + w.reason()
               + "); defragmented so far: " + (log.isEmpty() ? "none" : String.join(", ", log)));
         } else if (step instanceof Defragment d) {
-          agents.defragment(endpoint(etcd, d.member()));
+          calls.defragment(endpoint(etcd, d.member()));
           done.add(d.member().name());
           log.add(d.member().name());
           events.normal(etcd, "MemberDefragmented", task0 + "defragmented " + d.member().name());
         } else if (step instanceof MoveLeader m) {
-          agents.moveLeader(endpoint(etcd, m.leader()), DefragmentPlan.memberId(m.to()));
+          calls.moveLeader(endpoint(etcd, m.leader()), DefragmentPlan.memberId(m.to()));
           log.add("moved leadership " + m.leader().name() + " -> " + m.to().name());
           events.normal(etcd, "LeaderMoved", task0 + "moved leadership from "
               + m.leader().name() + " to " + m.to().name() + " before defragmenting it");

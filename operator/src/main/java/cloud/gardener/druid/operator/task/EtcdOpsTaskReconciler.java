@@ -44,7 +44,9 @@ import java.util.stream.Collectors;
  * defragmentation on a worker ({@link OperationRunner}), volume tasks by watching the Etcd
  * reconciler's {@code status.volumeOperation} ({@link VolumeHandshake}), (4) delete the task
  * {@code ttlSecondsAfterFinished} after it finished. Every reconcile starts from the task read
- * fresh from the API server; Etcd changes and finished runs trigger reconciles.
+ * fresh from the API server; Etcd changes and finished runs trigger reconciles. A run lives in
+ * this process only: after an operator restart an InProgress snapshot or defragmentation runs
+ * again (both are safe to repeat) until the deadline counted from {@code startedAt}.
  */
 @ControllerConfiguration(name = "etcdopstask", finalizerName = Finalizers.ETCD_OPS_TASK)
 public final class EtcdOpsTaskReconciler
@@ -64,11 +66,12 @@ public final class EtcdOpsTaskReconciler
   private final SimpleInboundEventSource<EtcdOpsTask> finishedRuns =
       new SimpleInboundEventSource<>("finished-runs");
 
+  /** @param instance the operator replica's identity, the reporting instance of events */
   public EtcdOpsTaskReconciler(KubernetesClient client, AgentClient agents,
-      EtcdObserver observer, Clock clock) {
+      EtcdObserver observer, Clock clock, String instance) {
     this.client = client;
     this.statusWriter = new TaskStatusWriter(client);
-    this.events = new TaskEvents(client);
+    this.events = new TaskEvents(client, instance);
     this.runner = new OperationRunner(clock);
     this.clock = clock;
     Function<Etcd, ClusterSnapshot> observe = e -> observer.observe(

@@ -51,15 +51,16 @@ final class OnDemandSnapshotOperation implements AgentOperation {
       throws TaskFailure, InterruptedException {
     OnDemandSnapshotConfig c = config(task);
     AgentEndpoint leader = awaitLeader(etcd, deadline);
+    AgentClient calls = agents.withActionTimeout(deadline.left());
     String what;
     try {
       if (type(c) == SnapshotType.FULL) {
         boolean isFinal = Boolean.TRUE.equals(c.getIsFinal());
-        long revision = agents.fullSnapshot(leader, isFinal);
+        long revision = calls.fullSnapshot(leader, isFinal);
         what = (isFinal ? "final full" : "full") + " snapshot up to revision " + revision
             + " taken by the agent of " + leader.member();
       } else {
-        OptionalLong revision = agents.deltaSnapshot(leader);
+        OptionalLong revision = calls.deltaSnapshot(leader);
         what = revision.isPresent()
             ? "delta snapshot up to revision " + revision.getAsLong() + " taken by the agent of "
                 + leader.member()

@@ -25,9 +25,12 @@ final class TaskEvents {
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX").withZone(ZoneOffset.UTC);
 
   private final KubernetesClient client;
+  private final String instance;
 
-  TaskEvents(KubernetesClient client) {
+  /** @param instance the reporting instance of the events: which operator replica acted */
+  TaskEvents(KubernetesClient client, String instance) {
     this.client = client;
+    this.instance = instance;
   }
 
   void normal(HasMetadata object, String reason, String message) {
@@ -57,7 +60,7 @@ final class TaskEvents {
           .withType(type).withReason(reason).withMessage(truncate(message))
           .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
           .withEventTime(new MicroTime(MICRO_TIME.format(instant)))
-          .withReportingComponent(COMPONENT).withReportingInstance(COMPONENT)
+          .withReportingComponent(COMPONENT).withReportingInstance(instance)
           .withAction(reason)
           .withNewSource().withComponent(COMPONENT).endSource()
           .build()).create();

@@ -61,6 +61,11 @@ public final class SpecValidation {
       duration(p, "spec.backup.garbageCollectionPeriod", b.getGarbageCollectionPeriod());
       Quantities.validate(b.getDeltaSnapshotMemoryLimit())
           .ifPresent(m -> p.add(invalid("spec.backup.deltaSnapshotMemoryLimit", m)));
+      if (b.getTls() != null && b.getTls().getClientTLSSecretRef() == null) {
+        // the agents require a client certificate on everything but their probes
+        p.add(invalid("spec.backup.tls.clientTLSSecretRef", "required with spec.backup.tls:"
+            + " the operator presents this certificate to the member agents"));
+      }
     }
     Quantities.validate(etcd.getSpec().getStorageCapacity())
         .ifPresent(m -> p.add(invalid("spec.storageCapacity", m)));

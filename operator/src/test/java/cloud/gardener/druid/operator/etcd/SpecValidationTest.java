@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
+import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import io.fabric8.kubernetes.api.model.SecretReference;
 import cloud.gardener.druid.operator.testing.Etcds;
 import org.junit.jupiter.api.Test;
 
@@ -22,5 +25,20 @@ class SpecValidationTest {
   @Test
   void validSpecHasNoProblems() {
     assertThat(SpecValidation.syntax(Etcds.etcd("e", 3))).isEmpty();
+  }
+
+  @Test
+  void agentTlsNeedsTheClientCertificateTheOperatorPresents() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    TLSConfig tls = new TLSConfig();
+    KeyedSecretReference ca = new KeyedSecretReference();
+    ca.setName("ca");
+    tls.setTlsCASecretRef(ca);
+    tls.setServerTLSSecretRef(new SecretReference("server", null));
+    etcd.getSpec().getBackup().setTls(tls);
+    assertThat(SpecValidation.syntax(etcd)).singleElement().satisfies(p ->
+        assertThat(p.description()).startsWith("spec.backup.tls.clientTLSSecretRef: required"));
+    tls.setClientTLSSecretRef(new SecretReference("operator", null));
+    assertThat(SpecValidation.syntax(etcd)).isEmpty();
   }
 }

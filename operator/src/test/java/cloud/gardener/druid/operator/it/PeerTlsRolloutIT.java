@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
@@ -54,7 +55,7 @@ class PeerTlsRolloutIT {
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/ptls");
     client.resource(etcd).create();
     EtcdLifecycleIT.awaitRolloutComplete(client, "ptls");
-    createPeerSecrets(client, ns, cluster);
+    createPeerSecrets(client, ns, cluster, "ptls");
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       assertThat(peerUrls(etcdClient)).allMatch(u -> u.getScheme().equals("http"));
       for (int i = 0; i < 50; i++) {
@@ -66,7 +67,7 @@ class PeerTlsRolloutIT {
         LoadClient load = new LoadClient(EtcdClients.endpoints(client, etcd), "/tls-roll",
             Duration.ofMinutes(5))) {
       Etcd changed = EtcdEdits.edit(client, "ptls",
-          e -> e.getSpec().getEtcd().setPeerUrlTls(peerTls()));
+          e -> e.getSpec().getEtcd().setPeerUrlTls(peerTls("ptls")));
       EtcdLifecycleIT.awaitRolloutComplete(client, "ptls");
       load.stop();
 
@@ -90,6 +91,29 @@ class PeerTlsRolloutIT {
     }
   }
 
+  /** A single member has no other member to update through: its agent uses its own etcd. */
+  @Test
+  void aSingleMemberReRegistersItsPeerUrlThroughItsOwnEtcd(KubernetesClient client,
+      TestNamespace ns, LocalCluster cluster) throws Exception {
+    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    etcd.getMetadata().setName("ptls1");
+    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/ptls1");
+    client.resource(etcd).create();
+    EtcdLifecycleIT.awaitRolloutComplete(client, "ptls1");
+    createPeerSecrets(client, ns, cluster, "ptls1");
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      EtcdClients.put(etcdClient.getKVClient(), "/single", "kept");
+    }
+    EtcdEdits.edit(client, "ptls1", e -> e.getSpec().getEtcd().setPeerUrlTls(peerTls("ptls1")));
+    EtcdLifecycleIT.awaitRolloutComplete(client, "ptls1");
+    try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+          assertThat(peerUrls(etcdClient)).singleElement()
+              .satisfies(u -> assertThat(u.getScheme()).isEqualTo("https")));
+      assertThat(EtcdClients.get(etcdClient.getKVClient(), "/single")).isEqualTo("kept");
+    }
+  }
+
   private static List<URI> peerUrls(Client etcdClient) throws Exception {
     return etcdClient.getClusterClient().listMember().get(10, TimeUnit.SECONDS).getMembers()
         .stream().flatMap(m -> m.getPeerURIs().stream()).toList();
@@ -101,24 +125,24 @@ class PeerTlsRolloutIT {
    * the SANs of a peer's client certificate.
    */
   private static void createPeerSecrets(KubernetesClient client, TestNamespace ns,
-      LocalCluster cluster) throws Exception {
+      LocalCluster cluster, String etcd) throws Exception {
     TestCertificates certs = TestCertificates.ca(
-        cluster.workDir().resolve("certs").resolve(ns.name()).resolve("ptls-peer"));
-    String domain = "ptls-peer." + ns.name() + ".svc";
+        cluster.workDir().resolve("certs").resolve(ns.name()).resolve(etcd + "-peer"));
+    String domain = etcd + "-peer." + ns.name() + ".svc";
     certs.issue("peer", List.of("DNS:*." + domain, "DNS:*." + domain + ".cluster.local",
         "IP:127.0.0.1"));
-    client.resource(certs.caSecret("ptls-peer-ca")).create();
-    client.resource(certs.identitySecret("ptls-peer-server", "peer")).create();
+    client.resource(certs.caSecret(etcd + "-peer-ca")).create();
+    client.resource(certs.identitySecret(etcd + "-peer-server", "peer")).create();
   }
 
-  private static PeerTLSConfig peerTls() {
+  private static PeerTLSConfig peerTls(String etcd) {
     PeerTLSConfig tls = new PeerTLSConfig();
     KeyedSecretReference ca = new KeyedSecretReference();
-    ca.setName("ptls-peer-ca");
+    ca.setName(etcd + "-peer-ca");
     ca.setDataKey("ca.crt");
     tls.setTlsCASecretRef(ca);
     SecretReference server = new SecretReference();
-    server.setName("ptls-peer-server");
+    server.setName(etcd + "-peer-server");
     tls.setServerTLSSecretRef(server);
     return tls;
   }

@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 /** Carries out one {@link RolloutAction} against the API server and the agents. */
 public final class RolloutExecutor {
 
+  static final java.time.Duration FULL_SNAPSHOT_TIMEOUT = java.time.Duration.ofMinutes(15);
+
   private final KubernetesClient client;
   private final AgentClient agents;
   private final OperatorSettings settings;
@@ -66,7 +68,7 @@ public final class RolloutExecutor {
       events.normal(etcd, "VolumeOperation", r.describe());
       return Optional.of(r.operation());
     } else if (action instanceof RolloutAction.TakeFullSnapshot t) {
-      long revision = agents.fullSnapshot(endpoint(s, t.viaOrdinal()), false);
+      long revision = snapshots().fullSnapshot(endpoint(s, t.viaOrdinal()), false);
       VolumeOperation then = t.then();
       then.setSnapshotRevision(revision);
       events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision " + revision
@@ -96,7 +98,8 @@ public final class RolloutExecutor {
     Etcd etcd = s.etcd();
     Optional<VolumeOperation> record = Optional.empty();
     if (h.finalSnapshotVia().isPresent()) {
-      long revision = agents.fullSnapshot(endpoint(s, h.finalSnapshotVia().getAsInt()), true);
+      long revision = snapshots().fullSnapshot(endpoint(s, h.finalSnapshotVia().getAsInt()),
+          true);
       events.normal(etcd, "FinalSnapshotTaken", "final full snapshot at revision " + revision
           + " taken before hibernation");
       record = h.recordAfterSnapshot().map(op -> {
@@ -126,6 +129,14 @@ public final class RolloutExecutor {
     client.persistentVolumeClaims().inNamespace(ns(etcd)).withName(names.pvc(d.ordinal())).delete();
     client.resource(LeaseBuilder.member(etcd, d.ordinal())).delete();
     events.normal(etcd, "MemberDeleted", d.describe());
+  }
+
+  /**
+   * Full snapshots before volumes go or pods stop may take long on a large database: they get
+   * upstream's full-snapshot timeout instead of the client's default for quick calls.
+   */
+  private AgentClient snapshots() {
+    return agents.withActionTimeout(FULL_SNAPSHOT_TIMEOUT);
   }
 
   private AgentEndpoint endpoint(ClusterSnapshot s, int ordinal) {

@@ -47,8 +47,8 @@ import java.util.Optional;
  *   <li><b>Replace</b> (spec change confirmed for the current generation) and
  *       <b>ReplaceMemberVolume</b> (task): a full snapshot first (SnapshotPending), then one
  *       member at a time (Replacing, currentMember): followers from the highest ordinal, the
- *       leader last after leadership moved; for each: remove it from etcd, delete pod and
- *       PVC, create both anew, the agent joins as a learner, promote; the next member only
+ *       leader last after leadership moved; for each: stop it (pod deleted), remove it from
+ *       etcd, delete its PVC, create both anew, the agent joins as a learner, promote; the next member only
  *       starts once the current one is a ready voting member. A single member restores from
  *       the snapshot instead.
  *   <li><b>HibernateDeleteVolumes</b>: final full snapshot, pods, then PVCs deleted
@@ -253,24 +253,33 @@ public final class VolumeFlow {
     return Optional.empty();
   }
 
-  /** One step of replacing {@code m}'s volume; never touches another member. */
+  /**
+   * One step of replacing {@code m}'s volume; never touches another member. The member is
+   * stopped first (its pod deleted: etcd shuts down gracefully and clients move to the
+   * others, which a removal from the membership would cut off abruptly), then removed from
+   * etcd, then its old claim goes, and it is created anew.
+   */
   private RolloutAction memberStep(ClusterSnapshot s, VolumeOperation op, MemberObservation m) {
     boolean single = s.wanted().size() == 1;
-    if (m.pvc().isPresent() && isOld(s, op, m)) {
+    boolean old = m.pvc().isPresent() && isOld(s, op, m);
+    if (old && m.podExists() && !m.podTerminating()) {
+      return new DeleteMemberAndVolume(m.ordinal(), m.name(),
+          m.pvc().get().getMetadata().getName(), "volume replacement");
+    }
+    if (m.podTerminating()) {
+      return new Wait(m.name() + " to terminate");
+    }
+    if (!single && !m.podExists()) {
+      Optional<RolloutAction> removal = removeFromEtcd(s, m);
+      if (removal.isPresent()) {
+        return removal.get();
+      }
+    }
+    if (old) {
       String pvcName = m.pvc().get().getMetadata().getName();
-      if (!single) {
-        Optional<RolloutAction> removal = removeFromEtcd(s, m);
-        if (removal.isPresent()) {
-          return removal.get();
-        }
-      }
-      if (m.podExists() && !m.podTerminating()) {
-        return new DeleteMemberAndVolume(m.ordinal(), m.name(), pvcName, "volume replacement");
-      }
-      if (m.pvc().get().getMetadata().getDeletionTimestamp() == null) {
-        return new DeleteMemberAndVolume(m.ordinal(), m.name(), pvcName, "volume replacement");
-      }
-      return new Wait("the old volume " + pvcName + " of " + m.name() + " to be deleted");
+      return m.pvc().get().getMetadata().getDeletionTimestamp() == null
+          ? new DeleteMemberAndVolume(m.ordinal(), m.name(), pvcName, "volume replacement")
+          : new Wait("the old volume " + pvcName + " of " + m.name() + " to be deleted");
     }
     if (m.pvc().isEmpty()) {
       return new CreateVolumes(List.of(m.ordinal()));
@@ -279,9 +288,6 @@ public final class VolumeFlow {
       return new CreatePods(List.of(m.ordinal()), single
           ? "restoring from the backup store on its new volume"
           : "rejoining as a learner on its new volume");
-    }
-    if (m.podTerminating()) {
-      return new Wait(m.name() + " to terminate");
     }
     Optional<RolloutAction> promotion = promote(s, m);
     return promotion.orElseGet(() -> new Wait(m.name() + " to "

@@ -59,16 +59,16 @@ class VolumeFlowTest {
         "record Replace SnapshotPending",
         "full snapshot via etcd-1",
         "record Replace Replacing current=etcd-2",
-        "remove etcd-2 via etcd-1", "delete pod+volume etcd-2", "create volume [2]",
+        "delete pod+volume etcd-2", "remove etcd-2 via etcd-1", "create volume [2]",
         "create pod [2]", "promote etcd-2 via etcd-1",
         "record Replace Replacing done=[etcd-2]",
         "record Replace Replacing current=etcd-0 done=[etcd-2]",
-        "remove etcd-0 via etcd-1", "delete pod+volume etcd-0", "create volume [0]",
+        "delete pod+volume etcd-0", "remove etcd-0 via etcd-1", "create volume [0]",
         "create pod [0]", "promote etcd-0 via etcd-1",
         "record Replace Replacing done=[etcd-2, etcd-0]",
         "move leader etcd-1 -> etcd-0",
         "record Replace Replacing current=etcd-1 done=[etcd-2, etcd-0]",
-        "remove etcd-1 via etcd-0", "delete pod+volume etcd-1", "create volume [1]",
+        "delete pod+volume etcd-1", "remove etcd-1 via etcd-0", "create volume [1]",
         "create pod [1]", "promote etcd-1 via etcd-0",
         "record Replace Replacing done=[etcd-2, etcd-0, etcd-1]",
         "record Replace Completed done=[etcd-2, etcd-0, etcd-1]");
@@ -278,7 +278,6 @@ class VolumeFlowTest {
         FakeCluster.Member m = cluster.members.get(d.ordinal());
         m.podExists = false;
         m.hasVolume = false;
-        m.inMembership = false;
         m.role = "Member";
         old.remove(d.ordinal());
         return "delete pod+volume " + d.name();

@@ -1,0 +1,197 @@
+package cloud.gardener.druid.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
+import cloud.gardener.druid.api.v1alpha1.ReplaceMemberVolumeConfig;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.junit.LocalKubernetes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * EtcdOpsTasks on volumes: replacing one member's corrupted volume while the others keep
+ * running, and recovering a 3-member cluster whose majority lost pods and volumes.
+ */
+@LocalKubernetes
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class VolumeTaskIT {
+
+  static OperatorHarness operator;
+
+  @BeforeAll
+  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
+      throws Exception {
+    operator = OperatorHarness.start(cluster, ns.name(), true);
+    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
+    EtcdOpsTaskIT.logsDir = EtcdLifecycleIT.logsDir;
+    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+    etcd.getMetadata().setName("tasks");
+    etcd.getSpec().setStorageCapacity(new Quantity("2Gi"));
+    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/tasks");
+    etcd.getSpec().getBackup().setDeltaSnapshotPeriod(
+        cloud.gardener.druid.api.types.GoDuration.parse("2s"));
+    Map<String, String> labels = new HashMap<>(etcd.getSpec().getLabels());
+    labels.put("app", "tasks");
+    etcd.getSpec().setLabels(labels);
+    client.resource(etcd).create();
+    EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void replaceMemberVolumeBringsACorruptedMemberBackInSyncWithoutRestartingTheOthers(
+      KubernetesClient client) throws Exception {
+    put(client, "/replace/", 100);
+    Pod follower = VolumeReplacementIT.pods(client, "tasks").stream()
+        .filter(p -> !isLeader(client, p)).findFirst().orElseThrow();
+    String name = follower.getMetadata().getName();
+    PersistentVolumeClaim oldPvc = pvcOf(client, name);
+    Map<String, String> others = VolumeReplacementIT.pods(client, "tasks").stream()
+        .filter(p -> !p.getMetadata().getName().equals(name))
+        .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
+    corruptDatabase(client, oldPvc);
+
+    EtcdOpsTaskIT.create(client, "replace-" + name, "tasks", c -> {
+      ReplaceMemberVolumeConfig r = new ReplaceMemberVolumeConfig();
+      r.setMemberName(name);
+      c.setReplaceMemberVolume(r);
+    }, null);
+    EtcdOpsTask task = EtcdOpsTaskIT.awaitState(client, "replace-" + name, "Succeeded");
+
+    assertThat(task.getStatus().getLastErrors()).isNullOrEmpty();
+    assertThat(pvcOf(client, name).getMetadata().getUid()).as("a new volume")
+        .isNotEqualTo(oldPvc.getMetadata().getUid());
+    assertThat(VolumeReplacementIT.pods(client, "tasks").stream()
+        .filter(p -> others.containsKey(p.getMetadata().getName()))
+        .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid())))
+        .as("the other members were never restarted").isEqualTo(others);
+    VolumeOperation op = VolumeReplacementIT.etcd(client, "tasks").getStatus().getVolumeOperation();
+    assertThat(op.getTask()).isEqualTo("replace-" + name);
+    assertThat(op.getCompletedMembers()).containsExactly(name);
+    EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
+    try (Client c = EtcdClients.connect(List.of(endpointOf(client, name)))) {
+      for (int i = 0; i < 100; i++) {
+        assertThat(EtcdClients.get(c.getKVClient(), "/replace/" + i)).as("served by " + name)
+            .isEqualTo("v" + i);
+      }
+      assertThat(c.getClusterClient().listMember().get().getMembers())
+          .hasSize(3).noneMatch(m -> m.isLearner());
+    }
+  }
+
+  @Test
+  @Order(2)
+  void recoverFromQuorumLossRestoresEveryKeyUpToTheLastDeltaSnapshot(KubernetesClient client)
+      throws Exception {
+    long revision = put(client, "/quorum/", 200);
+    await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() ->
+        Long.parseLong(client.leases().withName("tasks-delta-snap").get().getSpec()
+            .getHolderIdentity()) >= revision);
+
+    for (String member : List.of("tasks-1", "tasks-2")) {
+      client.pods().withName(member).withGracePeriod(0).delete();
+      client.persistentVolumeClaims().withName("tasks-" + member).delete();
+    }
+    await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> "False".equals(
+        VolumeReplacementIT.condition(client, "tasks", "Ready").getStatus())
+        || VolumeReplacementIT.pvcs(client, "tasks").stream()
+            .noneMatch(p -> p.getMetadata().getName().endsWith("-1")
+                && p.getMetadata().getDeletionTimestamp() != null));
+
+    EtcdOpsTaskIT.create(client, "recover", "tasks", c -> {
+      RecoverFromQuorumLossConfig r = new RecoverFromQuorumLossConfig();
+      r.setSource(RecoverFromQuorumLossConfig.Source.STORE);
+      c.setRecoverFromQuorumLoss(r);
+    }, null);
+    EtcdOpsTaskIT.awaitState(client, "recover", "Succeeded");
+    EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
+
+    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
+        VolumeReplacementIT.etcd(client, "tasks")))) {
+      for (int i = 0; i < 200; i++) {
+        assertThat(EtcdClients.get(c.getKVClient(), "/quorum/" + i)).isEqualTo("v" + i);
+      }
+      for (int i = 0; i < 100; i++) {
+        assertThat(EtcdClients.get(c.getKVClient(), "/replace/" + i)).isEqualTo("v" + i);
+      }
+      assertThat(c.getClusterClient().listMember().get().getMembers())
+          .hasSize(3).noneMatch(m -> m.isLearner());
+    }
+  }
+
+  private static long put(KubernetesClient client, String prefix, int count) throws Exception {
+    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
+        VolumeReplacementIT.etcd(client, "tasks")))) {
+      long revision = 0;
+      for (int i = 0; i < count; i++) {
+        revision = c.getKVClient().put(EtcdClients.bytes(prefix + i), EtcdClients.bytes("v" + i))
+            .get().getHeader().getRevision();
+      }
+      return revision;
+    }
+  }
+
+  private static boolean isLeader(KubernetesClient client, Pod pod) {
+    Lease lease = client.leases().withName(pod.getMetadata().getName()).get();
+    return lease != null && lease.getSpec().getHolderIdentity() != null
+        && lease.getSpec().getHolderIdentity().endsWith(":Leader");
+  }
+
+  private static PersistentVolumeClaim pvcOf(KubernetesClient client, String member) {
+    return client.persistentVolumeClaims().withName("tasks-" + member).get();
+  }
+
+  private static String endpointOf(KubernetesClient client, String member) {
+    Pod pod = client.pods().withName(member).get();
+    return "http://" + pod.getStatus().getPodIP() + ":2379";
+  }
+
+  /** Overwrites the start of the member's bbolt file on its volume: a broken disk. */
+  private static void corruptDatabase(KubernetesClient client, PersistentVolumeClaim pvc)
+      throws Exception {
+    PersistentVolume pv = client.persistentVolumes().withName(pvc.getSpec().getVolumeName()).get();
+    Path root = Path.of(pv.getSpec().getHostPath().getPath());
+    Path db;
+    try (Stream<Path> files = Files.walk(root)) {
+      db = files.filter(f -> f.getFileName().toString().equals("db")
+          && f.getParent().getFileName().toString().equals("snap")).findFirst().orElseThrow();
+    }
+    try (RandomAccessFile f = new RandomAccessFile(db.toFile(), "rw")) {
+      f.seek(0);
+      f.write(new byte[16384]);
+    }
+  }
+}

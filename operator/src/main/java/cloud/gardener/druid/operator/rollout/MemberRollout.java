@@ -109,7 +109,10 @@ public final class MemberRollout {
     List<Integer> ordinals = missing.stream().map(MemberObservation::ordinal).toList();
     boolean noPods = s.members().stream().noneMatch(MemberObservation::podExists);
     if (noPods) {
-      return Optional.of(new CreatePods(ordinals, "bootstrapping the cluster"));
+      boolean ranBefore = s.etcd().getStatus() != null
+          && s.etcd().getStatus().getObservedGeneration() != null;
+      return Optional.of(new CreatePods(ordinals, ranBefore
+          ? "starting every member on its volume" : "bootstrapping the cluster"));
     }
     if (s.readyMembers() < s.quorum()) {
       return Optional.of(new CreatePods(ordinals, "quorum is lost, starting every member"));

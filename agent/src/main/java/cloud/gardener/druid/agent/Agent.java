@@ -224,6 +224,15 @@ public final class Agent implements AutoCloseable {
     }
   }
 
+  /** etcd answers and is a voting member (a learner answers but refuses client requests). */
+  public boolean etcdServesClients() {
+    try {
+      return client().isPresent() && !client.status().learner();
+    } catch (EtcdException e) {
+      return false;
+    }
+  }
+
   public Path dataDir() {
     return config.member().dataDir();
   }

@@ -121,8 +121,12 @@ public final class AgentHttpServer implements AutoCloseable {
     json(e, healthy ? 200 : 503, Map.of("health", healthy));
   }
 
+  /**
+   * Ready when initialised and etcd answers as a voting member: a learner refuses client
+   * requests, so the client Service must not send it any until it is promoted.
+   */
   private void readyz(HttpExchange e) throws IOException {
-    boolean ready = agent.initStatus() == InitStatus.Successful && agent.etcdHealthy();
+    boolean ready = agent.initStatus() == InitStatus.Successful && agent.etcdServesClients();
     json(e, ready ? 200 : 503, Map.of("ready", ready));
   }
 

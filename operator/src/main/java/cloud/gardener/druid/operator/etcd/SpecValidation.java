@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.types.Quantities;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
+import cloud.gardener.druid.api.v1alpha1.CompressionSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
@@ -61,6 +62,12 @@ public final class SpecValidation {
       duration(p, "spec.backup.garbageCollectionPeriod", b.getGarbageCollectionPeriod());
       Quantities.validate(b.getDeltaSnapshotMemoryLimit())
           .ifPresent(m -> p.add(invalid("spec.backup.deltaSnapshotMemoryLimit", m)));
+      duration(p, "spec.backup.deltaSnapshotRetentionPeriod", b.getDeltaSnapshotRetentionPeriod());
+      if (b.getCompression() != null && Boolean.TRUE.equals(b.getCompression().getEnabled())
+          && b.getCompression().getPolicy() == CompressionSpec.Policy.LZW) {
+        p.add(invalid("spec.backup.compression.policy", "lzw snapshots are restored but not"
+            + " written by this agent; use gzip or zlib"));
+      }
       if (b.getTls() != null && b.getTls().getClientTLSSecretRef() == null) {
         // the agents require a client certificate on everything but their probes
         p.add(invalid("spec.backup.tls.clientTLSSecretRef", "required with spec.backup.tls:"

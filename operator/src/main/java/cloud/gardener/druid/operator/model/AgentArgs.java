@@ -94,8 +94,16 @@ public final class AgentArgs {
     add(args, "max-backups", Optional.ofNullable(backup.getMaxBackupsLimitBasedGC())
         .orElse(EtcdDefaults.MAX_BACKUPS));
     // upstream compresses only when asked to
-    add(args, "compress-snapshots", backup.getCompression() != null
-        && Boolean.TRUE.equals(backup.getCompression().getEnabled()));
+    boolean compress = backup.getCompression() != null
+        && Boolean.TRUE.equals(backup.getCompression().getEnabled());
+    add(args, "compress-snapshots", compress);
+    if (compress && backup.getCompression().getPolicy() != null) {
+      add(args, "compression-policy", backup.getCompression().getPolicy().name()
+          .toLowerCase(java.util.Locale.ROOT));
+    }
+    if (backup.getDeltaSnapshotRetentionPeriod() != null) {
+      add(args, "delta-snapshot-retention-period", backup.getDeltaSnapshotRetentionPeriod());
+    }
   }
 
   private static String text(Object value, String fallback) {

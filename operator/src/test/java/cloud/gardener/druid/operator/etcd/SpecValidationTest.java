@@ -41,4 +41,22 @@ class SpecValidationTest {
     tls.setClientTLSSecretRef(new SecretReference("operator", null));
     assertThat(SpecValidation.syntax(etcd)).isEmpty();
   }
+
+  @Test
+  void lzwCompressionIsRejectedBecauseTheAgentOnlyReadsIt() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    cloud.gardener.druid.api.v1alpha1.CompressionSpec c =
+        new cloud.gardener.druid.api.v1alpha1.CompressionSpec();
+    c.setEnabled(true);
+    c.setPolicy(cloud.gardener.druid.api.v1alpha1.CompressionSpec.Policy.LZW);
+    etcd.getSpec().getBackup().setCompression(c);
+    assertThat(SpecValidation.syntax(etcd)).singleElement().satisfies(p ->
+        assertThat(p.description()).startsWith("spec.backup.compression.policy: lzw"));
+    c.setPolicy(cloud.gardener.druid.api.v1alpha1.CompressionSpec.Policy.ZLIB);
+    assertThat(SpecValidation.syntax(etcd)).isEmpty();
+    assertThat(cloud.gardener.druid.operator.model.MemberPodBuilder.build(etcd,
+        new cloud.gardener.druid.operator.model.OperatorSettings("img", null), 0)
+        .getSpec().getContainers().get(0).getArgs())
+        .contains("--compress-snapshots=true", "--compression-policy=zlib");
+  }
 }

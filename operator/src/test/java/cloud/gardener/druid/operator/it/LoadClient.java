@@ -20,6 +20,9 @@ final class LoadClient implements AutoCloseable {
   static final int ATTEMPTS = 5;
 
   private final Client client;
+  private final java.util.function.Supplier<List<String>> service;
+  private final java.util.Map<String, Client> perEndpoint = new java.util.concurrent.ConcurrentHashMap<>();
+  private final AtomicLong turn = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
   private final Thread thread;
   private final AtomicBoolean running = new AtomicBoolean(true);
@@ -28,7 +31,22 @@ final class LoadClient implements AutoCloseable {
   private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
 
   LoadClient(List<String> endpoints, String prefix, java.time.Duration maxRun) {
+    this(endpoints, null, prefix, maxRun);
+  }
+
+  /**
+   * A client behind the client Service: each request goes to the next of the endpoints
+   * {@code readyEndpoints} names at that moment (the ready members), as a Service routes.
+   */
+  LoadClient(java.util.function.Supplier<List<String>> readyEndpoints, String prefix,
+      java.time.Duration maxRun) {
+    this(readyEndpoints.get(), readyEndpoints, prefix, maxRun);
+  }
+
+  private LoadClient(List<String> endpoints, java.util.function.Supplier<List<String>> service,
+      String prefix, java.time.Duration maxRun) {
     this.client = EtcdClients.connect(endpoints);
+    this.service = service;
     long deadline = System.nanoTime() + maxRun.toNanos();
     this.thread = new Thread(() -> {
       long i = 0;
@@ -38,12 +56,12 @@ final class LoadClient implements AutoCloseable {
           requests.incrementAndGet();
           String value = "v" + i;
           retrying(() -> {
-            EtcdClients.put(client.getKVClient(), key, value);
+            EtcdClients.put(kv(), key, value);
             return null;
           });
           written.set(i + 1);
           requests.incrementAndGet();
-          String back = retrying(() -> EtcdClients.get(client.getKVClient(), key));
+          String back = retrying(() -> EtcdClients.get(kv(), key));
           if (!("v" + i).equals(back)) {
             failures.add(key + ": read back " + back);
           }
@@ -55,6 +73,20 @@ final class LoadClient implements AutoCloseable {
     }, "load-" + prefix);
     thread.setDaemon(true);
     thread.start();
+  }
+
+  /** The KV client for the next request: the shared one, or the next ready endpoint's. */
+  private io.etcd.jetcd.KV kv() {
+    if (service == null) {
+      return client.getKVClient();
+    }
+    List<String> ready = service.get();
+    if (ready.isEmpty()) {
+      return client.getKVClient();
+    }
+    String endpoint = ready.get((int) (turn.getAndIncrement() % ready.size()));
+    return perEndpoint.computeIfAbsent(endpoint, e -> EtcdClients.connect(List.of(e)))
+        .getKVClient();
   }
 
   private <T> T retrying(java.util.concurrent.Callable<T> request) throws Exception {
@@ -71,10 +103,19 @@ final class LoadClient implements AutoCloseable {
     }
   }
 
+  /**
+   * Answers that say the request was not applied and another member will take it: UNAVAILABLE
+   * (leader change, a member stopping), and a learner's refusal. This client dials members
+   * directly; behind the client Service, which routes only to ready members, a learner (not
+   * ready until promoted) would never receive the request.
+   */
   private static boolean unavailable(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof io.grpc.StatusRuntimeException s
-          && s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+          && (s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+              || s.getStatus().getCode() == io.grpc.Status.Code.FAILED_PRECONDITION
+                  && String.valueOf(s.getStatus().getDescription())
+                      .contains("not supported for learner"))) {
         return true;
       }
     }
@@ -111,5 +152,6 @@ final class LoadClient implements AutoCloseable {
   public void close() throws Exception {
     stop();
     client.close();
+    perEndpoint.values().forEach(Client::close);
   }
 }

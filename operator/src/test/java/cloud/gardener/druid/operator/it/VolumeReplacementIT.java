@@ -96,7 +96,7 @@ class VolumeReplacementIT {
     Etcd before = etcd(client, "vol3");
     try (MemberWatch members = MemberWatch.start(client, "vol3");
         StatusWatch statuses = StatusWatch.start(client, "vol3");
-        LoadClient load = new LoadClient(EtcdClients.endpoints(client, before), "/during",
+        LoadClient load = new LoadClient(members::readyEndpoints, "/during",
             Duration.ofMinutes(8))) {
       Etcd changed = EtcdEdits.edit(client, "vol3", e -> e.getSpec().setStorageClass("encrypted"));
       long generation = changed.getMetadata().getGeneration();
@@ -292,19 +292,20 @@ class VolumeReplacementIT {
   /** Every pod version of an Etcd's members: the fewest ready members seen at any time. */
   static final class MemberWatch implements AutoCloseable {
     private final Map<String, Boolean> ready = new ConcurrentHashMap<>();
+    private final Map<String, String> endpoints = new ConcurrentHashMap<>();
     private final AtomicInteger minReady = new AtomicInteger(Integer.MAX_VALUE);
     private Watch watch;
 
     static MemberWatch start(KubernetesClient client, String name) {
       MemberWatch w = new MemberWatch();
-      pods(client, name).forEach(p -> w.ready.put(p.getMetadata().getName(), isReady(p)));
+      pods(client, name).forEach(w::update);
       w.watch = client.pods().withLabel(Labels.PART_OF, name).watch(new Watcher<>() {
         @Override
         public void eventReceived(Action action, Pod pod) {
           if (action == Action.DELETED) {
             w.ready.remove(pod.getMetadata().getName());
           } else {
-            w.ready.put(pod.getMetadata().getName(), isReady(pod));
+            w.update(pod);
           }
           int count = (int) w.ready.values().stream().filter(Boolean::booleanValue).count();
           w.minReady.accumulateAndGet(count, Math::min);
@@ -317,8 +318,21 @@ class VolumeReplacementIT {
       return w;
     }
 
+    private void update(Pod pod) {
+      ready.put(pod.getMetadata().getName(), isReady(pod));
+      if (pod.getStatus() != null && pod.getStatus().getPodIP() != null) {
+        endpoints.put(pod.getMetadata().getName(), "http://" + pod.getStatus().getPodIP() + ":2379");
+      }
+    }
+
     int minReady() {
       return minReady.get();
+    }
+
+    /** The endpoints the client Service would route to now: the ready members. */
+    List<String> readyEndpoints() {
+      return ready.entrySet().stream().filter(Map.Entry::getValue)
+          .map(e -> endpoints.get(e.getKey())).filter(java.util.Objects::nonNull).sorted().toList();
     }
 
     private static boolean isReady(Pod p) {

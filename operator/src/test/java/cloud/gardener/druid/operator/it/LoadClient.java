@@ -37,6 +37,7 @@ final class LoadClient implements AutoCloseable {
   /**
    * A client behind the client Service: each request goes to the next of the endpoints
    * {@code readyEndpoints} names at that moment (the ready members), as a Service routes.
+   * An entry may carry {@code #<pod uid>} after the URL to tell pod incarnations apart.
    */
   LoadClient(java.util.function.Supplier<List<String>> readyEndpoints, String prefix,
       java.time.Duration maxRun) {
@@ -84,9 +85,11 @@ final class LoadClient implements AutoCloseable {
     if (ready.isEmpty()) {
       return client.getKVClient();
     }
-    String endpoint = ready.get((int) (turn.getAndIncrement() % ready.size()));
-    return perEndpoint.computeIfAbsent(endpoint, e -> EtcdClients.connect(List.of(e)))
-        .getKVClient();
+    // "endpoint#incarnation": a recreated member gets a fresh connection, not one that is
+    // still backing off from its predecessor's shutdown
+    String key = ready.get((int) (turn.getAndIncrement() % ready.size()));
+    return perEndpoint.computeIfAbsent(key,
+        k -> EtcdClients.connect(List.of(k.split("#", 2)[0]))).getKVClient();
   }
 
   private <T> T retrying(java.util.concurrent.Callable<T> request) throws Exception {

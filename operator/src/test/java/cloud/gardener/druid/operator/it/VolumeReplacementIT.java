@@ -321,7 +321,8 @@ class VolumeReplacementIT {
     private void update(Pod pod) {
       ready.put(pod.getMetadata().getName(), isReady(pod));
       if (pod.getStatus() != null && pod.getStatus().getPodIP() != null) {
-        endpoints.put(pod.getMetadata().getName(), "http://" + pod.getStatus().getPodIP() + ":2379");
+        endpoints.put(pod.getMetadata().getName(), "http://" + pod.getStatus().getPodIP()
+            + ":2379#" + pod.getMetadata().getUid());
       }
     }
 
@@ -329,7 +330,7 @@ class VolumeReplacementIT {
       return minReady.get();
     }
 
-    /** The endpoints the client Service would route to now: the ready members. */
+    /** The endpoints the client Service would route to now: the ready members (URL#uid). */
     List<String> readyEndpoints() {
       return ready.entrySet().stream().filter(Map.Entry::getValue)
           .map(e -> endpoints.get(e.getKey())).filter(java.util.Objects::nonNull).sorted().toList();

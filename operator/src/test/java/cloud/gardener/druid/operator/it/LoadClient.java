@@ -108,7 +108,9 @@ final class LoadClient implements AutoCloseable {
 
   /**
    * Answers that say the request was not applied and another member will take it: UNAVAILABLE
-   * (leader change, a member stopping), and a learner's refusal. This client dials members
+   * (leader change, a member stopping), a learner's refusal, and "raft proposal dropped"
+   * (etcd, as UNKNOWN, for a write arriving while leadership is being transferred: raft
+   * refused to append it). This client dials members
    * directly; behind the client Service, which routes only to ready members, a learner (not
    * ready until promoted) would never receive the request.
    */
@@ -118,7 +120,9 @@ final class LoadClient implements AutoCloseable {
           && (s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
               || s.getStatus().getCode() == io.grpc.Status.Code.FAILED_PRECONDITION
                   && String.valueOf(s.getStatus().getDescription())
-                      .contains("not supported for learner"))) {
+                      .contains("not supported for learner")
+              || String.valueOf(s.getStatus().getDescription())
+                  .contains("raft proposal dropped"))) {
         return true;
       }
     }

@@ -211,7 +211,8 @@ class VolumeReplacementIT {
 
   // ---------------------------------------------------------------- helpers
 
-  private static void create(KubernetesClient client, TestNamespace ns, String name, int replicas,
+  /** An Etcd from the 3-member example with its own store prefix, 2 s deltas and 2Gi volumes. */
+  static void create(KubernetesClient client, TestNamespace ns, String name, int replicas,
       String storageClass) throws Exception {
     Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName(name);

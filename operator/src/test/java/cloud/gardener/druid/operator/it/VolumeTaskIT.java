@@ -15,14 +15,12 @@ import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -50,16 +48,7 @@ class VolumeTaskIT {
     operator = OperatorHarness.start(cluster, ns.name(), true);
     EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
     EtcdOpsTaskIT.logsDir = EtcdLifecycleIT.logsDir;
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
-    etcd.getMetadata().setName("tasks");
-    etcd.getSpec().setStorageCapacity(new Quantity("2Gi"));
-    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/tasks");
-    etcd.getSpec().getBackup().setDeltaSnapshotPeriod(
-        cloud.gardener.druid.api.types.GoDuration.parse("2s"));
-    Map<String, String> labels = new HashMap<>(etcd.getSpec().getLabels());
-    labels.put("app", "tasks");
-    etcd.getSpec().setLabels(labels);
-    client.resource(etcd).create();
+    VolumeReplacementIT.create(client, ns, "tasks", 3, "standard");
     EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
   }
 

@@ -3,8 +3,6 @@ package cloud.gardener.druid.agent.restore;
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.snapshot.Compressions;
-import cloud.gardener.druid.agent.snapshot.DeltaEvent;
-import cloud.gardener.druid.agent.snapshot.DeltaFormat;
 import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
@@ -16,6 +14,7 @@ import cloud.gardener.druid.agent.util.ReadAheadInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -26,10 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.zip.ZipException;
 import org.slf4j.Logger;
@@ -39,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * Rebuilds a data directory from the store: the newest full snapshot (downloaded, hash
  * checked, restored with {@code etcdutl snapshot restore}) plus every delta after it
  * (replayed into a temporary etcd on loopback in large transactions, see
- * {@link DeltaApplier}), all in a staging directory next to the data directory. Only a
+ * {@link DeltaBatcher}), all in a staging directory next to the data directory. Only a
  * complete restore replaces the data directory, by rename; any failure leaves it as it was
  * and says why.
  *
@@ -55,6 +52,8 @@ public final class Restorer {
   static final int BATCH_KEYS = 10_000;
   /** Key and value bytes per replay transaction. */
   static final long BATCH_BYTES = 8L << 20;
+  /** Batches read ahead of the temporary etcd (key and value bytes plus overhead). */
+  static final long READ_AHEAD_BYTES = 32L << 20;
   private static final int DOWNLOAD_CHUNK = 256 * 1024;
 
   private final SnapshotStore store;
@@ -81,7 +80,9 @@ public final class Restorer {
     Path dataDir = member.dataDir().toAbsolutePath();
     Path staging = sibling(dataDir, ".restoring");
     Path work = sibling(dataDir, ".restore-work");
-    try {
+    // the deltas are read and batched while the full snapshot is restored
+    try (DeltaReader deltas = plan.get().deltas().isEmpty() ? null
+        : DeltaReader.start(store, plan.get(), BATCH_KEYS, BATCH_BYTES, READ_AHEAD_BYTES)) {
       Files2.deleteTree(staging);
       Files2.deleteTree(work);
       Files.createDirectories(work);
@@ -89,8 +90,8 @@ public final class Restorer {
       long bump = plan.get().lastRevision() - plan.get().full().endRevision();
       long revision = restoreFull(plan.get().full(), work, staging, bump);
       long fullDone = System.nanoTime();
-      if (!plan.get().deltas().isEmpty()) {
-        revision = replayDeltas(plan.get(), staging, work);
+      if (deltas != null) {
+        revision = replayDeltas(plan.get(), deltas, staging, work);
       }
       long deltasDone = System.nanoTime();
       Files2.syncTree(staging);
@@ -136,15 +137,25 @@ public final class Restorer {
   }
 
   /**
-   * Downloads and restores the full snapshot, its revision raised by {@code bump} (0: kept).
-   * etcdutl skips its own hash check: the download verified the same hash on the bytes it
-   * wrote (etcdutl still cuts the hash off the database).
+   * Restores the full snapshot, its revision raised by {@code bump} (0: kept). etcdutl never
+   * checks the hash itself (its check re-reads the whole copy it wrote, doubling its time):
+   * an uncompressed snapshot on a local disk is handed to etcdutl as it is while this agent
+   * checks its hash on another thread; any other is downloaded first, the download checking
+   * the hash on the bytes it writes. etcdutl still cuts the hash off the database.
    */
   private long restoreFull(Snapshot full, Path work, Path staging, long bump)
       throws IOException {
-    Path db = work.resolve("snapshot.db");
     long started = System.nanoTime();
-    download(full, db);
+    Optional<Path> local = full.compression() == Snapshot.Compression.NONE
+        ? store.localFile(full) : Optional.empty();
+    Path db = local.orElse(work.resolve("snapshot.db"));
+    CompletableFuture<Void> hashChecked;
+    if (local.isPresent()) {
+      hashChecked = CompletableFuture.runAsync(() -> checkHash(full, local.get()));
+    } else {
+      download(full, db);
+      hashChecked = CompletableFuture.completedFuture(null);
+    }
     long downloaded = System.nanoTime();
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
@@ -158,11 +169,44 @@ public final class Restorer {
     if (bump > 0) {
       command.addAll(List.of("--bump-revision=" + bump, "--mark-compacted"));
     }
-    ProcessRunner.run(command, Duration.ofMinutes(30));
-    LOG.info("full snapshot {}: download {} ms, etcdutl restore {} ms", full,
+    try {
+      ProcessRunner.run(command, Duration.ofMinutes(30));
+    } finally {
+      // a corrupt snapshot is reported as such even when etcdutl failed on it first
+      awaitHashCheck(hashChecked);
+    }
+    LOG.info("full snapshot {}: {} {} ms, etcdutl restore {} ms", full,
+        local.isPresent() ? "hash checked in place, while etcdutl restored it;" : "download",
         (downloaded - started) / 1_000_000, (System.nanoTime() - downloaded) / 1_000_000);
-    Files.delete(db);
+    if (local.isEmpty()) {
+      Files.delete(db);
+    }
     return full.endRevision() + bump;
+  }
+
+  private static void checkHash(Snapshot full, Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      EtcdSnapshotHash hashed = new EtcdSnapshotHash(OutputStream.nullOutputStream());
+      in.transferTo(hashed);
+      hashed.verify("full snapshot " + full);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void awaitHashCheck(CompletableFuture<Void> hashChecked) throws IOException {
+    try {
+      hashChecked.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UncheckedIOException io) {
+        throw io.getCause();
+      }
+      throw new IOException("checking the full snapshot's hash failed: " + e.getCause(),
+          e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while checking the full snapshot's hash");
+    }
   }
 
   /** Reading and decompressing run ahead on their own thread, hashing and writing on this one. */
@@ -182,63 +226,21 @@ public final class Restorer {
     }
   }
 
-  /**
-   * Returns the revision of the database after the replay. The next delta is read (downloaded,
-   * verified, parsed) on a thread of its own while the current one is applied.
-   */
-  private long replayDeltas(RestorePlan plan, Path staging, Path work)
+  /** Returns the revision of the database after the replay. */
+  private long replayDeltas(RestorePlan plan, DeltaReader deltas, Path staging, Path work)
       throws IOException, RestoreException {
     long started = System.nanoTime();
-    ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "delta reader");
-      t.setDaemon(true);
-      return t;
-    });
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), member.name(), staging,
         work.resolve("etcd.log"))) {
       LOG.info("temporary etcd ready in {} ms", (System.nanoTime() - started) / 1_000_000);
-      DeltaApplier applier = new DeltaApplier(temp.sink(), plan.full().endRevision(),
-          BATCH_KEYS, BATCH_BYTES);
-      List<Snapshot> deltas = plan.deltas();
-      Future<List<DeltaEvent>> next = reader.submit(() -> readDelta(deltas.get(0)));
-      for (int i = 0; i < deltas.size(); i++) {
-        List<DeltaEvent> events = await(next);
-        if (i + 1 < deltas.size()) {
-          Snapshot following = deltas.get(i + 1);
-          next = reader.submit(() -> readDelta(following));
-        }
-        applier.apply(events, deltas.get(i).fileName());
+      TransactionSender sender = new TransactionSender(temp.sink());
+      for (DeltaBatcher.Batch batch; (batch = deltas.next()) != null; ) {
+        sender.send(batch);
       }
-      long revision = applier.finish();
-      LOG.info("replayed {} events of revisions {}..{} in {} transactions", applier.events(),
-          plan.full().endRevision() + 1, applier.sourceRevision(), applier.transactions());
+      long revision = sender.finish();
+      LOG.info("replayed {} events of revisions {}..{} in {} transactions", deltas.events(),
+          plan.full().endRevision() + 1, deltas.sourceRevision(), sender.transactions());
       return revision;
-    } finally {
-      reader.shutdownNow();
-    }
-  }
-
-  private static List<DeltaEvent> await(Future<List<DeltaEvent>> delta) throws IOException {
-    try {
-      return delta.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while reading a delta snapshot");
-    }
-  }
-
-  private List<DeltaEvent> readDelta(Snapshot delta) throws IOException {
-    try (InputStream raw = store.open(delta);
-        InputStream in = Compressions.decompress(delta, raw)) {
-      return DeltaFormat.read(in, "delta snapshot " + delta);
-    } catch (ZipException | EOFException e) {
-      throw new SnapshotIntegrityException(
-          "delta snapshot " + delta + " is corrupt: " + e.getMessage(), e);
     }
   }
 

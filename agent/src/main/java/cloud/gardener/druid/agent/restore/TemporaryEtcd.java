@@ -12,6 +12,8 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.PutOption;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,14 +62,36 @@ final class TemporaryEtcd implements AutoCloseable {
         "--enable-grpc-gateway=false",
         // etcd warns of every large transaction, printing it: costly and of no use here
         "--log-level=error"), Redirect.appendTo(log.toFile()));
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    awaitListening(process, clientUrl, deadline, log);
     MemberClient client = new MemberClient(clientUrl, Optional.empty());
     TemporaryEtcd etcd = new TemporaryEtcd(process, client);
-    etcd.awaitReady(log);
+    etcd.awaitReady(log, deadline);
     return etcd;
   }
 
-  private void awaitReady(Path log) throws RestoreException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+  /**
+   * etcd binds its client port first and serves once its database is open; the first gRPC
+   * call must not fail on a refused connection, or the channel backs off for a second.
+   */
+  private static void awaitListening(EtcdProcess process, URI clientUrl, long deadline,
+      Path log) throws RestoreException {
+    InetSocketAddress address = new InetSocketAddress(clientUrl.getHost(), clientUrl.getPort());
+    while (System.nanoTime() < deadline && process.isAlive()) {
+      try (Socket socket = new Socket()) {
+        socket.connect(address, 1000);
+        return;
+      } catch (IOException e) {
+        pause(20);
+      }
+    }
+    process.stop(Duration.ofSeconds(30));
+    throw new RestoreException("the temporary etcd for replaying deltas "
+        + (process.isAlive() ? "did not listen on " + clientUrl : "exited with code "
+        + process.exit().join()) + "; see " + log);
+  }
+
+  private void awaitReady(Path log, long deadline) throws RestoreException {
     EtcdException last = null;
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -80,16 +104,16 @@ final class TemporaryEtcd implements AutoCloseable {
         return;
       } catch (EtcdException e) {
         last = e;
-        pause();
+        pause(100);
       }
     }
     close();
     throw new RestoreException("the temporary etcd did not become ready: " + last, last);
   }
 
-  private static void pause() {
+  private static void pause(long millis) {
     try {
-      Thread.sleep(100);
+      Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -100,7 +124,7 @@ final class TemporaryEtcd implements AutoCloseable {
   }
 
   /** Commits puts and deletes in one transaction; answers the revision after it. */
-  DeltaApplier.TxnSink sink() {
+  TransactionSender.TxnSink sink() {
     KV kv = client.client().getKVClient();
     return events -> {
       Op[] ops = new Op[events.size()];

@@ -70,7 +70,11 @@ public final class DeltaFormat {
     }
   }
 
-  /** Reads and verifies a whole delta (deltas are bounded by the delta memory limit). */
+  /**
+   * Reads and verifies a whole delta (deltas are bounded by the delta memory limit). The
+   * events' times are not parsed (a restore has no use for them; parsing them cost a tenth of
+   * the read): every event read has {@link Instant#EPOCH} as its time.
+   */
   public static List<DeltaEvent> read(InputStream in, String what) throws IOException {
     byte[] all = in.readAllBytes();
     if (all.length < EtcdSnapshotHash.TRAILER) {
@@ -101,14 +105,11 @@ public final class DeltaFormat {
 
   private static DeltaEvent parseWrapper(JsonParser p) throws IOException {
     DeltaEvent event = null;
-    Instant time = Instant.EPOCH;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       p.nextToken();
       if (field.equals("etcdEvent")) {
         event = parseEvent(p);
-      } else if (field.equals("time")) {
-        time = Instant.parse(p.getText());
       } else {
         p.skipChildren();
       }
@@ -116,8 +117,7 @@ public final class DeltaFormat {
     if (event == null) {
       throw new IOException("an event without etcdEvent");
     }
-    return new DeltaEvent(event.isDelete(), event.key(), event.value(), event.createRevision(),
-        event.modRevision(), event.version(), event.lease(), time);
+    return event;
   }
 
   private static DeltaEvent parseEvent(JsonParser p) throws IOException {

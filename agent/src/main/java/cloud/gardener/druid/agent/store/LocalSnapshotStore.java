@@ -86,6 +86,12 @@ public final class LocalSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<Path> localFile(Snapshot snapshot) {
+    Path file = directory.resolve(snapshot.fileName());
+    return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
+  }
+
+  @Override
   public InputStream open(Snapshot snapshot) throws IOException {
     try {
       return Files.newInputStream(directory.resolve(snapshot.fileName()));

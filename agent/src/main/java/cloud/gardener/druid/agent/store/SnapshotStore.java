@@ -23,6 +23,14 @@ public interface SnapshotStore extends Closeable {
   /** The raw (still compressed) bytes of a snapshot. */
   InputStream open(Snapshot snapshot) throws IOException;
 
+  /**
+   * The snapshot as a file on this machine, for tools that read files (etcdutl); empty when
+   * the store is remote.
+   */
+  default Optional<java.nio.file.Path> localFile(Snapshot snapshot) {
+    return Optional.empty();
+  }
+
   void delete(Snapshot snapshot) throws IOException;
 
   /**

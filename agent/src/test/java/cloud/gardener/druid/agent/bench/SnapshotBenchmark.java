@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  *   -Dexec.args="-Xmx256m -Ddruid.repoRoot=$PWD -cp %classpath \
  *   cloud.gardener.druid.agent.bench.SnapshotBenchmark 1024 100000"
  * </pre>
- * Arguments: database size in MiB (default 1024), delta events (default 100000).
+ * Arguments: database size in MiB (default 1024), delta events (default 100000), and
+ * {@code keep} to keep the store, the databases and the logs for a closer look.
  */
 public final class SnapshotBenchmark {
 
@@ -49,29 +50,36 @@ public final class SnapshotBenchmark {
   public static void main(String[] args) throws Exception {
     int sizeMib = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
     int deltaEvents = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+    boolean keep = args.length > 2 && args[2].equals("keep");
     Path work = Files.createTempDirectory("druid-bench");
     try {
       run(work, sizeMib, deltaEvents);
     } finally {
-      Files2.deleteTree(work);
+      if (keep) {
+        System.out.println("kept " + work);
+      } else {
+        Files2.deleteTree(work);
+      }
     }
   }
 
   private static void run(Path work, int sizeMib, int deltaEvents) throws Exception {
     Path bin = EtcdBinaries.dir();
-    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "bench");
+    // the default, as upstream: snapshots uncompressed unless spec.backup.compression asks
+    LocalSnapshotStore plain = new LocalSnapshotStore(work.resolve("plain"), "bench");
+    LocalSnapshotStore gzip = new LocalSnapshotStore(work.resolve("gzip"), "bench");
+    Path saved = work.resolve("etcdctl.db");
     double etcdctlSave;
-    double agentFull;
     double agentPlain;
+    double agentGzip;
     long dbBytes;
-    long storedBytes;
+    long gzipBytes;
     try (LocalEtcd etcd = new LocalEtcd("bench-0", work.resolve("etcd"),
         work.resolve("etcd.log"))) {
       long t0 = System.nanoTime();
       fill(etcd, sizeMib);
       System.out.printf("filled %d MiB in %.1f s%n", sizeMib, seconds(t0));
 
-      Path saved = work.resolve("etcdctl.db");
       t0 = System.nanoTime();
       ProcessRunner.run(List.of(bin.resolve("etcdctl").toString(),
           "--endpoints=" + etcd.clientUrl(), "snapshot", "save", saved.toString()),
@@ -81,49 +89,60 @@ public final class SnapshotBenchmark {
 
       resetPeakHeap();
       t0 = System.nanoTime();
-      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.GZIP, Clock.systemUTC(),
-          Duration.ofMinutes(30)).take(false);
-      agentFull = seconds(t0);
-      storedBytes = Files.size(store.directory().resolve(full.fileName()));
-      LocalSnapshotStore plain = new LocalSnapshotStore(work.resolve("plain"), "bench");
-      t0 = System.nanoTime();
-      new FullSnapshotter(etcd.client(), plain, SnapshotCompression.NONE, Clock.systemUTC(),
-          Duration.ofMinutes(30)).take(false);
+      Snapshot full = new FullSnapshotter(etcd.client(), plain, SnapshotCompression.NONE,
+          Clock.systemUTC(), Duration.ofMinutes(30)).take(false);
       agentPlain = seconds(t0);
-      Files2.deleteTree(work.resolve("plain"));
-
-      writeDeltas(etcd, store, full.endRevision() + 1, deltaEvents);
+      t0 = System.nanoTime();
+      Snapshot fullGzip = new FullSnapshotter(etcd.client(), gzip, SnapshotCompression.GZIP,
+          Clock.systemUTC(), Duration.ofMinutes(30)).take(false);
+      agentGzip = seconds(t0);
+      gzipBytes = Files.size(gzip.directory().resolve(fullGzip.fileName()));
+      if (fullGzip.endRevision() != full.endRevision()) {
+        throw new IllegalStateException("the database changed between the two snapshots");
+      }
+      writeDeltas(etcd, List.of(plain, gzip), full.endRevision() + 1, deltaEvents);
     }
-    Path saved = work.resolve("etcdctl.db");
+    // page cache and dirty pages of the previous steps must not favour either side
+    ProcessRunner.run(List.of("sync"), Duration.ofMinutes(5));
     long t0 = System.nanoTime();
     ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
         saved.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
         "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
         "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
     double etcdutlRestore = seconds(t0);
+    Files2.deleteTree(work.resolve("etcdutl-restored"));
 
-    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
-        FreePorts.on("127.0.0.1"), work.resolve("agent-restored"));
-    t0 = System.nanoTime();
-    new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { });
-    double agentRestore = seconds(t0);
+    double restorePlain = restore(plain, work.resolve("restored-plain"));
+    double restoreGzip = restore(gzip, work.resolve("restored-gzip"));
     long peakHeap = peakHeap();
 
-    System.out.printf("%n%-58s %10s %10s %7s%n", "operation", "reference", "agent", "ratio");
-    System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
-        "full snapshot of " + mib(dbBytes) + " MiB (etcdctl save | agent gzip "
-            + SnapshotCompression.GZIP.level() + " on " + SnapshotCompression.GZIP.threads()
-            + " threads)",
-        etcdctlSave, agentFull, agentFull / etcdctlSave);
-    System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
-        "full snapshot, agent without compression", etcdctlSave, agentPlain,
-        agentPlain / etcdctlSave);
-    System.out.printf("%-58s %9.1fs %9.1fs %6.2fx%n",
-        "restore (etcdutl restore | agent full + " + deltaEvents + " delta events)",
-        etcdutlRestore, agentRestore, agentRestore / etcdutlRestore);
-    System.out.printf("stored full snapshot: %d MiB gzip; agent peak heap (sum of heap pool "
-        + "peaks): %d MiB of max %d MiB%n", mib(storedBytes), mib(peakHeap),
-        mib(Runtime.getRuntime().maxMemory()));
+    System.out.printf("%n%-66s %9s %9s %7s%n", "operation", "reference", "agent", "ratio");
+    row("full snapshot of " + mib(dbBytes) + " MiB (etcdctl save | agent, uncompressed)",
+        etcdctlSave, agentPlain);
+    row("full snapshot, gzip level " + SnapshotCompression.GZIP.level() + " on "
+        + SnapshotCompression.GZIP.threads() + " threads (" + mib(gzipBytes) + " MiB)",
+        etcdctlSave, agentGzip);
+    row("restore (etcdutl restore | agent full + " + deltaEvents + " delta events)",
+        etcdutlRestore, restorePlain);
+    row("restore, gzip snapshots", etcdutlRestore, restoreGzip);
+    System.out.printf("agent peak heap (sum of heap pool peaks): %d MiB of max %d MiB%n",
+        mib(peakHeap), mib(Runtime.getRuntime().maxMemory()));
+  }
+
+  private static double restore(LocalSnapshotStore store, Path dataDir) throws Exception {
+    ProcessRunner.run(List.of("sync"), Duration.ofMinutes(5));
+    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
+        FreePorts.on("127.0.0.1"), dataDir);
+    long t0 = System.nanoTime();
+    new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { });
+    double took = seconds(t0);
+    Files2.deleteTree(dataDir);
+    return took;
+  }
+
+  private static void row(String what, double reference, double agent) {
+    System.out.printf("%-66s %8.1fs %8.1fs %6.2fx%n", what, reference, agent,
+        agent / reference);
   }
 
   private static void fill(LocalEtcd etcd, int sizeMib) throws Exception {
@@ -149,11 +168,18 @@ public final class SnapshotBenchmark {
     CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
   }
 
-  private static void writeDeltas(LocalEtcd etcd, LocalSnapshotStore store, long from,
+  /** The same events as deltas into each store (uncompressed and gzip). */
+  private static void writeDeltas(LocalEtcd etcd, List<LocalSnapshotStore> stores, long from,
       int events) throws Exception {
     long t0 = System.nanoTime();
-    try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store, SnapshotCompression.GZIP,
-        Clock.systemUTC(), 10L << 20, from, () -> { })) {
+    List<DeltaSnapshotter> snapshotters = new ArrayList<>();
+    for (LocalSnapshotStore store : stores) {
+      SnapshotCompression compression = store.directory().toString().contains("gzip")
+          ? SnapshotCompression.GZIP : SnapshotCompression.NONE;
+      snapshotters.add(new DeltaSnapshotter(etcd.client(), store, compression,
+          Clock.systemUTC(), 10L << 20, from, () -> { }));
+    }
+    try {
       KV kv = etcd.client().client().getKVClient();
       List<CompletableFuture<?>> inFlight = new ArrayList<>();
       for (int i = 0; i < events; i++) {
@@ -164,21 +190,29 @@ public final class SnapshotBenchmark {
           CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(1,
               TimeUnit.MINUTES);
           inFlight.clear();
-          if (deltas.bufferedBytes() > (10L << 20)) {
-            deltas.flush();
+          for (DeltaSnapshotter deltas : snapshotters) {
+            if (deltas.bufferedBytes() > (10L << 20)) {
+              deltas.flush();
+            }
           }
         }
       }
       CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(1,
           TimeUnit.MINUTES);
       long target = etcd.client().revision();
-      while (deltas.lastStoredRevision() < target) {
-        deltas.flush();
-        Thread.sleep(100);
+      for (DeltaSnapshotter deltas : snapshotters) {
+        while (deltas.lastStoredRevision() < target) {
+          deltas.flush();
+          Thread.sleep(100);
+        }
+      }
+    } finally {
+      for (DeltaSnapshotter deltas : snapshotters) {
+        deltas.close();
       }
     }
-    System.out.printf("wrote %d delta events into %d delta snapshots in %.1f s%n", events,
-        store.list().size() - 1, seconds(t0));
+    System.out.printf("wrote %d delta events into %d delta snapshots per store in %.1f s%n",
+        events, stores.get(0).list().size() - 1, seconds(t0));
   }
 
   private static void resetPeakHeap() {

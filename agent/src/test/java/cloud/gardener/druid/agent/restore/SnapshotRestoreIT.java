@@ -21,6 +21,7 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -156,6 +157,66 @@ class SnapshotRestoreIT {
     try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
         work.resolve("restored.log"))) {
       assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source).hasSize(600);
+    }
+  }
+
+  /**
+   * The default (uncompressed) snapshot in a local store is read in place, never copied or
+   * changed; its hash is still checked: a flipped byte or a cut file fails the restore and
+   * leaves the data directory as it was.
+   */
+  @Test
+  void anUncompressedLocalSnapshotIsRestoredInPlaceAndACorruptOneIsRefused() throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "etcd-test");
+    SortedMap<String, String> source;
+    Snapshot full;
+    try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
+        work.resolve("source.log"))) {
+      etcd.putKeys("/p/", 0, 2_000);
+      full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.NONE,
+          Clock.systemUTC(), Duration.ofMinutes(1)).take(false);
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store,
+          SnapshotCompression.NONE, Clock.systemUTC(), 10 << 20, full.endRevision() + 1,
+          () -> { })) {
+        etcd.putKeys("/p/", 1_500, 1_000);
+        awaitFlushed(deltas, etcd);
+      }
+      source = LocalEtcd.dump(etcd.client());
+    }
+    Path fullFile = store.directory().resolve(full.fileName());
+    assertThat(full.fileName()).doesNotEndWith(".gz");
+    byte[] intact = Files.readAllBytes(fullFile);
+    Path dataDir = work.resolve("restored");
+    Files.createDirectories(dataDir);
+    Files.writeString(dataDir.resolve("sentinel"), "before");
+    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
+        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), dataDir);
+    Restorer restorer = new Restorer(store, TestConfigs.tuning(), member);
+
+    byte[] flipped = intact.clone();
+    flipped[flipped.length / 2] ^= 0x5a;
+    Files.write(fullFile, flipped);
+    assertThatThrownBy(() -> restorer.restore(dir -> { }))
+        .isInstanceOf(RestoreException.class)
+        .hasMessageContaining("full snapshot " + full.fileName() + " failed its SHA-256 check")
+        .hasMessageContaining("the data directory was left unchanged");
+    assertThat(Files.readString(dataDir.resolve("sentinel"))).isEqualTo("before");
+
+    Files.write(fullFile, java.util.Arrays.copyOf(intact, intact.length / 3));
+    assertThatThrownBy(() -> restorer.restore(dir -> { }))
+        .isInstanceOf(RestoreException.class)
+        .hasMessageContaining("full snapshot " + full.fileName())
+        .hasMessageContaining("the data directory was left unchanged");
+    assertThat(Files.readString(dataDir.resolve("sentinel"))).isEqualTo("before");
+    assertThat(Files.list(work).map(p -> p.getFileName().toString()))
+        .as("no staging left behind").noneMatch(n -> n.startsWith("restored."));
+
+    Files.write(fullFile, intact);
+    restorer.restore(dir -> { }).orElseThrow();
+    assertThat(Files.readAllBytes(fullFile)).as("the store's file is read, never changed")
+        .isEqualTo(intact);
+    try (LocalEtcd restored = new LocalEtcd("etcd-test-0", dataDir, work.resolve("r.log"))) {
+      assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source).hasSize(2_500);
     }
   }
 

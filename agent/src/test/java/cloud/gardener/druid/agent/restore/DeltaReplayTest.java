@@ -14,7 +14,33 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-class DeltaApplierTest {
+/** {@link DeltaBatcher} feeding {@link TransactionSender}, as a restore wires them. */
+class DeltaReplayTest {
+
+  /** The batcher and the sender of one replay. */
+  private static final class Replay {
+    private final TransactionSender sender;
+    private final DeltaBatcher batcher;
+
+    Replay(TransactionSender.TxnSink sink, long from, int maxKeys, long maxBytes) {
+      sender = new TransactionSender(sink);
+      batcher = new DeltaBatcher(from, maxKeys, maxBytes, sender::send);
+    }
+
+    void apply(List<DeltaEvent> events, String source) throws RestoreException {
+      batcher.apply(events, source);
+    }
+
+    long finish() throws RestoreException {
+      batcher.finish("the last delta");
+      return sender.finish();
+    }
+
+    long sourceRevision() {
+      return batcher.sourceRevision();
+    }
+  }
+
 
   /** What the transactions did to a key/value map, and each transaction's keys. */
   private final Map<String, String> content = new TreeMap<>();
@@ -50,7 +76,7 @@ class DeltaApplierTest {
   void theLastEventPerKeyWinsWithDeletesAndPutsKept() throws Exception {
     content.put("gone", "old");
     content.put("kept", "old");
-    DeltaApplier applier = new DeltaApplier(this::commit, 10, 1000, 1 << 20);
+    Replay applier = new Replay(this::commit, 10, 1000, 1 << 20);
 
     applier.apply(List.of(put("a", "1", 11), put("gone", "x", 12), put("a", "2", 13),
         delete("b", 14)), "delta 1");
@@ -67,7 +93,7 @@ class DeltaApplierTest {
 
   @Test
   void batchesSplitAtTheKeyLimitAndApplyInOrder() throws Exception {
-    DeltaApplier applier = new DeltaApplier(this::commit, 0, 2, 1 << 20);
+    Replay applier = new Replay(this::commit, 0, 2, 1 << 20);
     List<DeltaEvent> events = new ArrayList<>();
     for (int rev = 1; rev <= 7; rev++) {
       events.add(put("k" + (rev % 3), "v" + rev, rev));
@@ -83,7 +109,7 @@ class DeltaApplierTest {
 
   @Test
   void eventsOfOneRevisionStayInOneTransaction() throws Exception {
-    DeltaApplier applier = new DeltaApplier(this::commit, 0, 1, 1 << 20);
+    Replay applier = new Replay(this::commit, 0, 1, 1 << 20);
     applier.apply(List.of(put("x", "1", 1), put("y", "1", 1), put("z", "1", 2)), "delta");
     applier.finish();
     assertThat(transactions).containsExactly(List.of("x", "y"), List.of("z"));
@@ -91,7 +117,7 @@ class DeltaApplierTest {
 
   @Test
   void revisionsTheFullSnapshotOrAnEarlierDeltaHoldAreSkipped() throws Exception {
-    DeltaApplier applier = new DeltaApplier(this::commit, 10, 1000, 1 << 20);
+    Replay applier = new Replay(this::commit, 10, 1000, 1 << 20);
     applier.apply(List.of(put("old", "x", 9), put("a", "1", 10), put("a", "2", 11),
         put("b", "1", 12)), "delta 1");
     applier.apply(List.of(put("b", "stale", 12), put("c", "1", 13)), "overlapping delta 2");
@@ -114,7 +140,7 @@ class DeltaApplierTest {
   void twoBatchesWithoutCommonKeysAreInFlightTogetherOthersWait() throws Exception {
     List<Long> inFlightAtCommit = new ArrayList<>();
     List<CompletableFuture<Long>> pending = new ArrayList<>();
-    DeltaApplier applier = new DeltaApplier(events -> {
+    Replay applier = new Replay(events -> {
       inFlightAtCommit.add(pending.stream().filter(f -> !f.isDone()).count());
       CompletableFuture<Long> txn = new CompletesWhenAwaited();
       pending.add(txn);
@@ -133,7 +159,7 @@ class DeltaApplierTest {
 
   @Test
   void aGapStopsTheReplayAndNamesTheMissingRevisions() throws Exception {
-    DeltaApplier applier = new DeltaApplier(this::commit, 10, 1000, 1 << 20);
+    Replay applier = new Replay(this::commit, 10, 1000, 1 << 20);
     applier.apply(List.of(put("a", "1", 11)), "delta 1");
     assertThatThrownBy(() -> applier.apply(List.of(put("b", "1", 15)), "Incr-15-20"))
         .isInstanceOf(RestoreException.class)
@@ -143,7 +169,7 @@ class DeltaApplierTest {
 
   @Test
   void aRefusedTransactionStopsTheReplay() throws Exception {
-    DeltaApplier applier = new DeltaApplier(
+    Replay applier = new Replay(
         events -> CompletableFuture.failedFuture(new IllegalStateException("too many ops")),
         0, 1, 1 << 20);
     applier.apply(List.of(put("a", "1", 1), put("b", "1", 2)), "Incr-1-2");

@@ -60,12 +60,16 @@ final class TemporaryEtcd implements AutoCloseable {
         "--max-request-bytes=" + MAX_REQUEST_BYTES,
         "--quota-backend-bytes=" + 8L * 1024 * 1024 * 1024,
         "--enable-grpc-gateway=false",
-        // etcd warns of every large transaction, printing it: costly and of no use here
+        // etcd prints every large transaction as text when it takes longer than these:
+        // a tenth of its CPU time during a replay, and of no use here
+        "--warning-unary-request-duration=1h",
+        "--warning-apply-duration=1h",
         "--log-level=error"), Redirect.appendTo(log.toFile()));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    awaitListening(process, clientUrl, deadline, log);
+    // built while etcd opens its database; it connects on its first call
     MemberClient client = new MemberClient(clientUrl, Optional.empty());
     TemporaryEtcd etcd = new TemporaryEtcd(process, client);
+    awaitListening(etcd, clientUrl, deadline, log);
     etcd.awaitReady(log, deadline);
     return etcd;
   }
@@ -74,8 +78,9 @@ final class TemporaryEtcd implements AutoCloseable {
    * etcd binds its client port first and serves once its database is open; the first gRPC
    * call must not fail on a refused connection, or the channel backs off for a second.
    */
-  private static void awaitListening(EtcdProcess process, URI clientUrl, long deadline,
+  private static void awaitListening(TemporaryEtcd etcd, URI clientUrl, long deadline,
       Path log) throws RestoreException {
+    EtcdProcess process = etcd.process;
     InetSocketAddress address = new InetSocketAddress(clientUrl.getHost(), clientUrl.getPort());
     while (System.nanoTime() < deadline && process.isAlive()) {
       try (Socket socket = new Socket()) {
@@ -85,10 +90,11 @@ final class TemporaryEtcd implements AutoCloseable {
         pause(20);
       }
     }
-    process.stop(Duration.ofSeconds(30));
-    throw new RestoreException("the temporary etcd for replaying deltas "
-        + (process.isAlive() ? "did not listen on " + clientUrl : "exited with code "
-        + process.exit().join()) + "; see " + log);
+    String state = process.isAlive() ? "did not listen on " + clientUrl
+        : "exited with code " + process.exit().join();
+    etcd.close();
+    throw new RestoreException("the temporary etcd for replaying deltas " + state + "; see "
+        + log);
   }
 
   private void awaitReady(Path log, long deadline) throws RestoreException {

@@ -43,6 +43,8 @@ import java.util.concurrent.TimeUnit;
 public final class SnapshotBenchmark {
 
   private static final int VALUE_SIZE = 8 * 1024;
+  /** Each comparison runs this often, alternating; the first agent round runs cold (JIT). */
+  private static final int ROUNDS = 3;
 
   private SnapshotBenchmark() {
   }
@@ -69,8 +71,8 @@ public final class SnapshotBenchmark {
     LocalSnapshotStore plain = new LocalSnapshotStore(work.resolve("plain"), "bench");
     LocalSnapshotStore gzip = new LocalSnapshotStore(work.resolve("gzip"), "bench");
     Path saved = work.resolve("etcdctl.db");
-    double etcdctlSave;
-    double agentPlain;
+    double[] etcdctlSave = new double[ROUNDS];
+    double[] agentPlain = new double[ROUNDS];
     double agentGzip;
     long dbBytes;
     long gzipBytes;
@@ -80,18 +82,25 @@ public final class SnapshotBenchmark {
       fill(etcd, sizeMib);
       System.out.printf("filled %d MiB in %.1f s%n", sizeMib, seconds(t0));
 
-      t0 = System.nanoTime();
-      ProcessRunner.run(List.of(bin.resolve("etcdctl").toString(),
-          "--endpoints=" + etcd.clientUrl(), "snapshot", "save", saved.toString()),
-          Duration.ofMinutes(30));
-      etcdctlSave = seconds(t0);
-      dbBytes = Files.size(saved);
-
       resetPeakHeap();
-      t0 = System.nanoTime();
-      Snapshot full = new FullSnapshotter(etcd.client(), plain, SnapshotCompression.NONE,
-          Clock.systemUTC(), Duration.ofMinutes(30)).take(false);
-      agentPlain = seconds(t0);
+      Snapshot full = null;
+      for (int round = 0; round < ROUNDS; round++) {
+        Files.deleteIfExists(saved);
+        Files2.deleteTree(plain.directory());
+        sync();
+        t0 = System.nanoTime();
+        ProcessRunner.run(List.of(bin.resolve("etcdctl").toString(),
+            "--endpoints=" + etcd.clientUrl(), "snapshot", "save", saved.toString()),
+            Duration.ofMinutes(30));
+        etcdctlSave[round] = seconds(t0);
+        sync();
+        t0 = System.nanoTime();
+        full = new FullSnapshotter(etcd.client(), plain, SnapshotCompression.NONE,
+            Clock.systemUTC(), Duration.ofMinutes(30)).take(false);
+        agentPlain[round] = seconds(t0);
+      }
+      dbBytes = Files.size(saved);
+      sync();
       t0 = System.nanoTime();
       Snapshot fullGzip = new FullSnapshotter(etcd.client(), gzip, SnapshotCompression.GZIP,
           Clock.systemUTC(), Duration.ofMinutes(30)).take(false);
@@ -102,35 +111,43 @@ public final class SnapshotBenchmark {
       }
       writeDeltas(etcd, List.of(plain, gzip), full.endRevision() + 1, deltaEvents);
     }
-    // page cache and dirty pages of the previous steps must not favour either side
-    ProcessRunner.run(List.of("sync"), Duration.ofMinutes(5));
-    long t0 = System.nanoTime();
-    ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
-        saved.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
-        "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
-        "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
-    double etcdutlRestore = seconds(t0);
-    Files2.deleteTree(work.resolve("etcdutl-restored"));
-
-    double restorePlain = restore(plain, work.resolve("restored-plain"));
+    double[] etcdutlRestore = new double[ROUNDS];
+    double[] restorePlain = new double[ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+      sync();
+      long t0 = System.nanoTime();
+      ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
+          saved.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
+          "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
+          "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
+      etcdutlRestore[round] = seconds(t0);
+      Files2.deleteTree(work.resolve("etcdutl-restored"));
+      restorePlain[round] = restore(plain, work.resolve("restored-plain"));
+    }
     double restoreGzip = restore(gzip, work.resolve("restored-gzip"));
     long peakHeap = peakHeap();
 
-    System.out.printf("%n%-66s %9s %9s %7s%n", "operation", "reference", "agent", "ratio");
+    System.out.printf("%n%d rounds, etcd's tool and the agent alternating; ratio of the medians"
+        + "%n%-62s %-22s %-22s %6s%n", ROUNDS, "operation", "reference", "agent", "ratio");
     row("full snapshot of " + mib(dbBytes) + " MiB (etcdctl save | agent, uncompressed)",
         etcdctlSave, agentPlain);
     row("full snapshot, gzip level " + SnapshotCompression.GZIP.level() + " on "
         + SnapshotCompression.GZIP.threads() + " threads (" + mib(gzipBytes) + " MiB)",
-        etcdctlSave, agentGzip);
-    row("restore (etcdutl restore | agent full + " + deltaEvents + " delta events)",
+        etcdctlSave, new double[] {agentGzip});
+    row("restore (etcdutl restore | agent full + " + deltaEvents + " deltas)",
         etcdutlRestore, restorePlain);
-    row("restore, gzip snapshots", etcdutlRestore, restoreGzip);
+    row("restore, gzip snapshots", etcdutlRestore, new double[] {restoreGzip});
     System.out.printf("agent peak heap (sum of heap pool peaks): %d MiB of max %d MiB%n",
         mib(peakHeap), mib(Runtime.getRuntime().maxMemory()));
   }
 
-  private static double restore(LocalSnapshotStore store, Path dataDir) throws Exception {
+  /** Page cache and dirty pages of the previous step must not favour either side. */
+  private static void sync() throws Exception {
     ProcessRunner.run(List.of("sync"), Duration.ofMinutes(5));
+  }
+
+  private static double restore(LocalSnapshotStore store, Path dataDir) throws Exception {
+    sync();
     MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
         FreePorts.on("127.0.0.1"), dataDir);
     long t0 = System.nanoTime();
@@ -140,9 +157,24 @@ public final class SnapshotBenchmark {
     return took;
   }
 
-  private static void row(String what, double reference, double agent) {
-    System.out.printf("%-66s %8.1fs %8.1fs %6.2fx%n", what, reference, agent,
-        agent / reference);
+  private static void row(String what, double[] reference, double[] agent) {
+    System.out.printf("%-62s %-22s %-22s %5.2fx%n", what, seconds(reference), seconds(agent),
+        median(agent) / median(reference));
+  }
+
+  private static String seconds(double[] values) {
+    StringBuilder text = new StringBuilder();
+    for (double v : values) {
+      text.append(text.length() == 0 ? "" : " ").append(String.format("%.1f", v));
+    }
+    return text.append(" s").toString();
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+        : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }
 
   private static void fill(LocalEtcd etcd, int sizeMib) throws Exception {

@@ -11,6 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,24 +34,78 @@ final class ClusterJoiner {
     this.member = member;
   }
 
-  /** A client of a reachable other member whose cluster has a quorum, if any. */
+  /**
+   * A client of a reachable other member whose cluster has a quorum, if any. Every other
+   * member is asked at once, so unreachable ones cost one timeout in all, not one each; the
+   * first that answers wins, the clients of later answers are closed.
+   */
   Optional<MemberClient> findRunningCluster() {
-    for (Map.Entry<String, URI> peer : member.initialCluster().entrySet()) {
-      if (peer.getKey().equals(member.name())) {
-        continue;
-      }
-      MemberClient client = new MemberClient(member.clientUrlOf(peer.getValue()),
-          member.clientTls());
-      try {
-        client.members();
-        client.revision();
-        return Optional.of(client);
-      } catch (EtcdException e) {
-        LOG.info("member {} is not reachable: {}", peer.getKey(), e.getMessage());
-        client.close();
-      }
+    List<Map.Entry<String, URI>> peers = member.initialCluster().entrySet().stream()
+        .filter(peer -> !peer.getKey().equals(member.name())).toList();
+    if (peers.isEmpty()) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    ExecutorService pool = Executors.newFixedThreadPool(peers.size(), r -> {
+      Thread t = new Thread(r, "probe peers");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      CompletionService<Optional<MemberClient>> probes = new ExecutorCompletionService<>(pool);
+      for (Map.Entry<String, URI> peer : peers) {
+        probes.submit(() -> probe(peer.getKey(), peer.getValue()));
+      }
+      Optional<MemberClient> found = Optional.empty();
+      for (int answered = 0; answered < peers.size(); answered++) {
+        Optional<MemberClient> answer = probes.take().get();
+        if (found.isEmpty()) {
+          found = answer;
+        } else {
+          answer.ifPresent(MemberClient::close);
+        }
+        if (found.isPresent()) {
+          closeLaterAnswers(probes, peers.size() - answered - 1);
+          break;
+        }
+      }
+      return found;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("probing the other members failed", e.getCause());
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private Optional<MemberClient> probe(String name, URI peerUrl) {
+    MemberClient client = new MemberClient(member.clientUrlOf(peerUrl), member.clientTls());
+    try {
+      client.members();
+      client.revision();
+      return Optional.of(client);
+    } catch (EtcdException e) {
+      LOG.info("member {} is not reachable: {}", name, e.getMessage());
+      client.close();
+      return Optional.empty();
+    }
+  }
+
+  /** The probes still running close what they open once they end. */
+  private static void closeLaterAnswers(CompletionService<Optional<MemberClient>> probes,
+      int pending) {
+    Thread closer = new Thread(() -> {
+      try {
+        for (int i = 0; i < pending; i++) {
+          probes.take().get().ifPresent(MemberClient::close);
+        }
+      } catch (InterruptedException | ExecutionException e) {
+        // nothing left to close
+      }
+    }, "close late probes");
+    closer.setDaemon(true);
+    closer.start();
   }
 
   StartPlan join(MemberClient cluster) throws EtcdException {

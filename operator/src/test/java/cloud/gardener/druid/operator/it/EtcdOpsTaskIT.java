@@ -117,8 +117,10 @@ class EtcdOpsTaskIT {
           .startsWith("spec.config.replaceMemberVolume.memberName:")
           .contains("\"trio-7\"", "trio-0, trio-1, trio-2");
     });
-    assertThat(events(client, "EtcdOpsTask", "replace-7")).extracting(Event::getReason)
-        .contains("Rejected");
+    // events are recorded after the status is written, not with it
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(events(client, "EtcdOpsTask", "replace-7")).extracting(Event::getReason)
+            .contains("Rejected"));
   }
 
   @Test
@@ -131,8 +133,10 @@ class EtcdOpsTaskIT {
         .until(() -> client.resources(EtcdOpsTask.class).withName("short-lived").get() == null);
     assertThat(Instant.now()).as("not deleted before its TTL")
         .isAfterOrEqualTo(finished.plusSeconds(3));
-    assertThat(events(client, "EtcdOpsTask", "short-lived")).extracting(Event::getReason)
-        .contains("Expired");
+    // events are recorded after the status is written, not with it
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(events(client, "EtcdOpsTask", "short-lived")).extracting(Event::getReason)
+            .contains("Expired"));
   }
 
   @Test
@@ -149,8 +153,10 @@ class EtcdOpsTaskIT {
         .contains("full snapshot up to revision", "snap-0");
     assertThat(storeFiles("snap", "Full")).as("a full snapshot covering revision " + revision)
         .anyMatch(m -> Long.parseLong(m.group(3)) >= revision);
-    assertThat(events(client, "Etcd", "snap")).extracting(Event::getReason)
-        .contains("OnDemandSnapshotTaken");
+    // events are recorded after the status is written, not with it
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(events(client, "Etcd", "snap")).extracting(Event::getReason)
+            .contains("OnDemandSnapshotTaken"));
   }
 
   @Test
@@ -191,8 +197,10 @@ class EtcdOpsTaskIT {
       assertThat(Instant.parse(after.getStatus().getStartedAt()))
           .as("the later task started only after the defragmentation finished")
           .isAfterOrEqualTo(Instant.parse(defrag.getStatus().getLastTransitionTime()));
-      assertThat(events(client, "Etcd", "trio")).filteredOn(e ->
-          "MemberDefragmented".equals(e.getReason())).hasSize(3);
+      // events are recorded after the status is written, not with it
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          assertThat(events(client, "Etcd", "trio")).filteredOn(e ->
+              "MemberDefragmented".equals(e.getReason())).hasSize(3));
       assertThat(RolloutCompletion.isComplete(client.resources(Etcd.class).withName("trio").get()))
           .as("every member still ready").isTrue();
       assertThat(load.failures()).as("failed client requests of " + load.requests()

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -96,8 +98,10 @@ class HibernationIT {
     long finalRevision = newestFinalSnapshotEndRevision(store);
     assertThat(finalRevision).as("the final full snapshot holds every write")
         .isGreaterThanOrEqualTo(lastRevision);
-    assertThat(reasons(client)).as("the final snapshot is taken before members go")
-        .containsSubsequence("FinalSnapshotTaken", "Hibernating");
+    // events are recorded after the status is written, not with it
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(reasons(client)).as("the final snapshot is taken before members go")
+            .containsSubsequence("FinalSnapshotTaken", "Hibernating"));
 
     try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings)) {
       Etcd awake = EtcdEdits.edit(client, "sleepy", e -> e.getSpec().setReplicas(3));

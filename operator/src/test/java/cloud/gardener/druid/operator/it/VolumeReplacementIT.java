@@ -106,9 +106,11 @@ class VolumeReplacementIT {
               ConditionTypes.VOLUMES_UP_TO_DATE).getReason()));
       assertThat(condition(client, "vol3", ConditionTypes.VOLUMES_UP_TO_DATE).getMessage())
           .contains("storage class expandable -> encrypted", "kubectl", "annotate");
-      assertThat(client.v1().events().list().getItems())
-          .anyMatch(e -> "VolumeReplacementPending".equals(e.getReason())
-              && "vol3".equals(e.getInvolvedObject().getName()));
+      // the event is recorded after the status is written, not with it
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          assertThat(client.v1().events().list().getItems())
+              .anyMatch(e -> "VolumeReplacementPending".equals(e.getReason())
+                  && "vol3".equals(e.getInvolvedObject().getName())));
 
       annotateConfirmation(client, "vol3", generation - 1);
       await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).until(() ->

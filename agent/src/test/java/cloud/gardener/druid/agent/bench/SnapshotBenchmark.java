@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +110,8 @@ public final class SnapshotBenchmark {
       if (fullGzip.endRevision() != full.endRevision()) {
         throw new IllegalStateException("the database changed between the two snapshots");
       }
-      writeDeltas(etcd, List.of(plain, gzip), full.endRevision() + 1, deltaEvents);
+      writeDeltas(etcd, Map.of(plain, SnapshotCompression.NONE, gzip, SnapshotCompression.GZIP),
+          full.endRevision() + 1, deltaEvents);
     }
     double[] etcdutlRestore = new double[ROUNDS];
     double[] restorePlain = new double[ROUNDS];
@@ -200,15 +202,14 @@ public final class SnapshotBenchmark {
     CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
   }
 
-  /** The same events as deltas into each store (uncompressed and gzip). */
-  private static void writeDeltas(LocalEtcd etcd, List<LocalSnapshotStore> stores, long from,
-      int events) throws Exception {
+  /** The same events as deltas into each store, compressed as that store's full snapshot. */
+  private static void writeDeltas(LocalEtcd etcd,
+      Map<LocalSnapshotStore, SnapshotCompression> stores, long from, int events)
+      throws Exception {
     long t0 = System.nanoTime();
     List<DeltaSnapshotter> snapshotters = new ArrayList<>();
-    for (LocalSnapshotStore store : stores) {
-      SnapshotCompression compression = store.directory().toString().contains("gzip")
-          ? SnapshotCompression.GZIP : SnapshotCompression.NONE;
-      snapshotters.add(new DeltaSnapshotter(etcd.client(), store, compression,
+    for (Map.Entry<LocalSnapshotStore, SnapshotCompression> store : stores.entrySet()) {
+      snapshotters.add(new DeltaSnapshotter(etcd.client(), store.getKey(), store.getValue(),
           Clock.systemUTC(), 10L << 20, from, () -> { }));
     }
     try {
@@ -244,7 +245,7 @@ public final class SnapshotBenchmark {
       }
     }
     System.out.printf("wrote %d delta events into %d delta snapshots per store in %.1f s%n",
-        events, stores.get(0).list().size() - 1, seconds(t0));
+        events, stores.keySet().iterator().next().list().size() - 1, seconds(t0));
   }
 
   private static void resetPeakHeap() {

@@ -110,7 +110,7 @@ final class TemporaryEtcd implements AutoCloseable {
         return;
       } catch (EtcdException e) {
         last = e;
-        pause(100);
+        pause(10);
       }
     }
     close();

@@ -45,7 +45,7 @@ public final class SnapshotBenchmark {
 
   private static final int VALUE_SIZE = 8 * 1024;
   /** Each comparison runs this often, alternating; the first agent round runs cold (JIT). */
-  private static final int ROUNDS = 3;
+  private static final int ROUNDS = 5;
 
   private SnapshotBenchmark() {
   }

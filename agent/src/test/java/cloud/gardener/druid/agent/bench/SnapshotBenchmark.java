@@ -15,9 +15,6 @@ import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -46,6 +43,7 @@ public final class SnapshotBenchmark {
   private static final int VALUE_SIZE = 8 * 1024;
   /** Each comparison runs this often, alternating; the first agent round runs cold (JIT). */
   private static final int ROUNDS = 5;
+  private static final int FRESH_JVM_ROUNDS = 3;
 
   private SnapshotBenchmark() {
   }
@@ -75,6 +73,7 @@ public final class SnapshotBenchmark {
     double[] etcdctlSave = new double[ROUNDS];
     double[] agentPlain = new double[ROUNDS];
     double agentGzip;
+    HeapSampler heap;
     long dbBytes;
     long gzipBytes;
     try (LocalEtcd etcd = new LocalEtcd("bench-0", work.resolve("etcd"),
@@ -83,7 +82,7 @@ public final class SnapshotBenchmark {
       fill(etcd, sizeMib);
       System.out.printf("filled %d MiB in %.1f s%n", sizeMib, seconds(t0));
 
-      resetPeakHeap();
+      heap = HeapSampler.start();
       Snapshot full = null;
       for (int round = 0; round < ROUNDS; round++) {
         Files.deleteIfExists(saved);
@@ -127,7 +126,26 @@ public final class SnapshotBenchmark {
       restorePlain[round] = restore(plain, work.resolve("restored-plain"));
     }
     double restoreGzip = restore(gzip, work.resolve("restored-gzip"));
-    long peakHeap = peakHeap();
+    long maxHeap = heap.maxUsedBytes();
+    heap.close();
+    double[] freshJvm = new double[FRESH_JVM_ROUNDS];
+    long freshJvmMaxHeap = 0;
+    for (int round = 0; round < FRESH_JVM_ROUNDS; round++) {
+      sync();
+      long t0 = System.nanoTime();
+      String out = ProcessRunner.run(List.of(
+          ProcessHandle.current().info().command().orElse("java"),
+          "-Xmx" + mib(Runtime.getRuntime().maxMemory()) + "m",
+          "-Ddruid.repoRoot=" + System.getProperty("druid.repoRoot", "."),
+          "-cp", System.getProperty("java.class.path"), FreshJvmRestore.class.getName(),
+          work.resolve("plain").toString(), work.resolve("restored-fresh").toString()),
+          Duration.ofMinutes(30));
+      freshJvm[round] = seconds(t0);
+      Files2.deleteTree(work.resolve("restored-fresh"));
+      freshJvmMaxHeap = Math.max(freshJvmMaxHeap, Long.parseLong(out.lines()
+          .filter(l -> l.startsWith("max-heap-used-bytes ")).findFirst().orElseThrow()
+          .substring("max-heap-used-bytes ".length())));
+    }
 
     System.out.printf("%n%d rounds, etcd's tool and the agent alternating; ratio of the medians"
         + "%n%-62s %-22s %-22s %6s%n", ROUNDS, "operation", "reference", "agent", "ratio");
@@ -139,8 +157,11 @@ public final class SnapshotBenchmark {
     row("restore (etcdutl restore | agent full + " + deltaEvents + " deltas)",
         etcdutlRestore, restorePlain);
     row("restore, gzip snapshots", etcdutlRestore, new double[] {restoreGzip});
-    System.out.printf("agent peak heap (sum of heap pool peaks): %d MiB of max %d MiB%n",
-        mib(peakHeap), mib(Runtime.getRuntime().maxMemory()));
+    row("restore in a fresh agent JVM, as at pod start (whole process)", etcdutlRestore,
+        freshJvm);
+    System.out.printf("agent heap in use at most (sampled every 10 ms, garbage included):"
+        + " %d MiB of max %d MiB; in the fresh JVMs %d MiB%n", mib(maxHeap),
+        mib(Runtime.getRuntime().maxMemory()), mib(freshJvmMaxHeap));
   }
 
   /** Page cache and dirty pages of the previous step must not favour either side. */
@@ -246,19 +267,6 @@ public final class SnapshotBenchmark {
     }
     System.out.printf("wrote %d delta events into %d delta snapshots per store in %.1f s%n",
         events, stores.keySet().iterator().next().list().size() - 1, seconds(t0));
-  }
-
-  private static void resetPeakHeap() {
-    System.gc();
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      pool.resetPeakUsage();
-    }
-  }
-
-  private static long peakHeap() {
-    return ManagementFactory.getMemoryPoolMXBeans().stream()
-        .filter(p -> p.getType() == MemoryType.HEAP)
-        .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
   }
 
   private static double seconds(long start) {

@@ -1,0 +1,28 @@
+package cloud.gardener.druid.agent.bench;
+
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.restore.Restorer;
+import cloud.gardener.druid.agent.store.LocalSnapshotStore;
+import cloud.gardener.druid.agent.testing.TestConfigs;
+import cloud.gardener.druid.agent.util.FreePorts;
+import java.nio.file.Path;
+
+/**
+ * One restore in a JVM of its own, as an agent does it when its pod starts: class loading
+ * and JIT included. Arguments: store directory, data directory. Prints the most heap used.
+ */
+public final class FreshJvmRestore {
+
+  private FreshJvmRestore() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(Path.of(args[0]), "bench");
+    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
+        FreePorts.on("127.0.0.1"), Path.of(args[1]));
+    try (HeapSampler heap = HeapSampler.start()) {
+      new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { });
+      System.out.println("max-heap-used-bytes " + heap.maxUsedBytes());
+    }
+  }
+}

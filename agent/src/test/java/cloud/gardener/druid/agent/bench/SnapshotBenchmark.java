@@ -132,7 +132,6 @@ public final class SnapshotBenchmark {
     long freshJvmMaxHeap = 0;
     for (int round = 0; round < FRESH_JVM_ROUNDS; round++) {
       sync();
-      long t0 = System.nanoTime();
       String out = ProcessRunner.run(List.of(
           ProcessHandle.current().info().command().orElse("java"),
           "-Xmx" + mib(Runtime.getRuntime().maxMemory()) + "m",
@@ -140,11 +139,9 @@ public final class SnapshotBenchmark {
           "-cp", System.getProperty("java.class.path"), FreshJvmRestore.class.getName(),
           work.resolve("plain").toString(), work.resolve("restored-fresh").toString()),
           Duration.ofMinutes(30));
-      freshJvm[round] = seconds(t0);
+      freshJvm[round] = value(out, "restored-after-millis") / 1000.0;
       Files2.deleteTree(work.resolve("restored-fresh"));
-      freshJvmMaxHeap = Math.max(freshJvmMaxHeap, Long.parseLong(out.lines()
-          .filter(l -> l.startsWith("max-heap-used-bytes ")).findFirst().orElseThrow()
-          .substring("max-heap-used-bytes ".length())));
+      freshJvmMaxHeap = Math.max(freshJvmMaxHeap, value(out, "max-heap-used-bytes"));
     }
 
     System.out.printf("%n%d rounds, etcd's tool and the agent alternating; ratio of the medians"
@@ -157,7 +154,7 @@ public final class SnapshotBenchmark {
     row("restore (etcdutl restore | agent full + " + deltaEvents + " deltas)",
         etcdutlRestore, restorePlain);
     row("restore, gzip snapshots", etcdutlRestore, new double[] {restoreGzip});
-    row("restore in a fresh agent JVM, as at pod start (whole process)", etcdutlRestore,
+    row("restore in a fresh agent JVM, as at pod start (from its start)", etcdutlRestore,
         freshJvm);
     System.out.printf("agent heap in use at most (sampled every 10 ms, garbage included):"
         + " %d MiB of max %d MiB; in the fresh JVMs %d MiB%n", mib(maxHeap),
@@ -267,6 +264,12 @@ public final class SnapshotBenchmark {
     }
     System.out.printf("wrote %d delta events into %d delta snapshots per store in %.1f s%n",
         events, stores.keySet().iterator().next().list().size() - 1, seconds(t0));
+  }
+
+  private static long value(String output, String name) {
+    return Long.parseLong(output.lines().filter(l -> l.startsWith(name + " ")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no " + name + " in " + output))
+        .substring(name.length() + 1));
   }
 
   private static double seconds(long start) {

@@ -11,6 +11,7 @@ import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** The text of {@code druid ctl status}: rollout, members, conditions, pending volume changes. */
 final class EtcdStatusReport {
@@ -58,10 +59,10 @@ final class EtcdStatusReport {
    * The volume part: a volume operation in progress (what it does now and what is done), or a
    * pending change with what it will do and the command that confirms it.
    */
-  private static java.util.Optional<String> volumeHint(Etcd etcd, EtcdStatus s) {
+  private static Optional<String> volumeHint(Etcd etcd, EtcdStatus s) {
     VolumeOperation op = s.getVolumeOperation();
     if (op != null && !op.isFinished()) {
-      return java.util.Optional.of("Volume operation in progress: " + op.getType() + ", phase "
+      return Optional.of("Volume operation in progress: " + op.getType() + ", phase "
           + op.getPhase()
           + (op.getCurrentMember() == null ? "" : ", member " + op.getCurrentMember())
           + (op.getCompletedMembers() == null || op.getCompletedMembers().isEmpty() ? ""
@@ -71,7 +72,7 @@ final class EtcdStatusReport {
           + (op.getTask() == null ? "" : ", task " + op.getTask()));
     }
     if (s.getConditions() == null) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     return s.getConditions().stream()
         .filter(c -> ConditionTypes.VOLUMES_UP_TO_DATE.equals(c.getType()))

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -46,7 +47,7 @@ record LocalDirectory(Path path) {
           + "); stop it with 'druid local down --dir " + path + "'");
     });
     ProcessHandle self = ProcessHandle.current();
-    long start = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    long start = self.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
     write(pidFile(), self.pid() + "\t" + start + "\n");
   }
 

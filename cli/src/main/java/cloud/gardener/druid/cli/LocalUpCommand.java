@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
 @Command(name = "up", mixinStandardHelpOptions = true,
     description = "Start the control plane, node simulator, operator and a sample 3-member"
         + " Etcd; print the kubeconfig path.")
-final class LocalUpCommand implements java.util.concurrent.Callable<Integer> {
+final class LocalUpCommand implements Callable<Integer> {
 
   private static final Duration DETACHED_START_TIMEOUT = Duration.ofMinutes(30);
 

@@ -21,10 +21,12 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,7 +169,7 @@ public final class AgentHttpServer implements AutoCloseable {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("fullSnapshot", plan.map(p -> SnapshotView.of(p.full())).orElse(null));
     body.put("deltaSnapshots", plan.map(p -> p.deltas().stream().map(SnapshotView::of).toList())
-        .orElse(java.util.List.of()));
+        .orElse(List.of()));
     json(e, 200, body);
   }
 
@@ -224,6 +226,6 @@ public final class AgentHttpServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
-    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+    ((ExecutorService) server.getExecutor()).shutdownNow();
   }
 }

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,7 +38,7 @@ public interface SnapshotStore extends Closeable {
    * Removes what uploads of crashed processes left behind (never listed, but taking space)
    * that started before {@code cutoff}; returns how many.
    */
-  int deleteAbandonedUploads(java.time.Instant cutoff) throws IOException;
+  int deleteAbandonedUploads(Instant cutoff) throws IOException;
 
   /** The identity marker next to the snapshots, empty when none was written. */
   Optional<StoreIdentity> readIdentity() throws IOException;

@@ -14,6 +14,7 @@ import cloud.gardener.druid.operator.observe.MemberObservation;
 import cloud.gardener.druid.operator.rollout.RolloutAction;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
 import java.util.Optional;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -21,7 +22,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 /** Carries out one {@link RolloutAction} against the API server and the agents. */
 public final class RolloutExecutor {
 
-  static final java.time.Duration FULL_SNAPSHOT_TIMEOUT = java.time.Duration.ofMinutes(15);
+  static final Duration FULL_SNAPSHOT_TIMEOUT = Duration.ofMinutes(15);
 
   private final KubernetesClient client;
   private final AgentClient agents;

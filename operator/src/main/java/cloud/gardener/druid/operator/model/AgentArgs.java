@@ -9,6 +9,7 @@ import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -99,7 +100,7 @@ public final class AgentArgs {
     add(args, "compress-snapshots", compress);
     if (compress && backup.getCompression().getPolicy() != null) {
       add(args, "compression-policy", backup.getCompression().getPolicy().name()
-          .toLowerCase(java.util.Locale.ROOT));
+          .toLowerCase(Locale.ROOT));
     }
     if (backup.getDeltaSnapshotRetentionPeriod() != null) {
       add(args, "delta-snapshot-retention-period", backup.getDeltaSnapshotRetentionPeriod());

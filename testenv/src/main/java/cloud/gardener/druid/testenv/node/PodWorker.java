@@ -156,7 +156,7 @@ final class PodWorker implements Runnable {
     ImageRuntime runtime = node.runtimeFor(c.getImage()).orElseThrow(() -> new ConfigError(
         "ErrImagePull", "no local runtime for image " + c.getImage()));
     MountPaths mounts = volumes.mountsFor(c, root);
-    Map<String, String> env = new java.util.LinkedHashMap<>(runtime.imageEnv());
+    Map<String, String> env = new LinkedHashMap<>(runtime.imageEnv());
     env.putAll(environment.forContainer(c, mounts, root));
     List<String> command = mounts.rewrite(expand(listOf(c.getCommand()), env));
     List<String> args = mounts.rewrite(expand(listOf(c.getArgs()), env));

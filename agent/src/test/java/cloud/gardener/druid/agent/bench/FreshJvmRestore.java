@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.testing.TestConfigs;
 import cloud.gardener.druid.agent.util.FreePorts;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,16 +21,22 @@ public final class FreshJvmRestore {
   }
 
   public static void main(String[] args) throws Exception {
-    LocalSnapshotStore store = new LocalSnapshotStore(Path.of(args[0]), "bench");
-    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
-        FreePorts.on("127.0.0.1"), Path.of(args[1]));
+    Restorer restorer = restorer(new LocalSnapshotStore(Path.of(args[0]), "bench"),
+        Path.of(args[1]));
     try (HeapSampler heap = HeapSampler.start()) {
-      new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { });
+      restorer.restore(dir -> { });
       // an agent goes on to start etcd: the JVM's exit is not part of its restore
       Instant processStart = ProcessHandle.current().info().startInstant().orElseThrow();
       System.out.println("restored-after-millis "
           + Duration.between(processStart, Instant.now()).toMillis());
       System.out.println("max-heap-used-bytes " + heap.maxUsedBytes());
     }
+  }
+
+  /** The benchmark's single member restoring from {@code store} into {@code dataDir}. */
+  static Restorer restorer(LocalSnapshotStore store, Path dataDir) throws IOException {
+    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
+        FreePorts.on("127.0.0.1"), dataDir);
+    return new Restorer(store, TestConfigs.tuning(), member);
   }
 }

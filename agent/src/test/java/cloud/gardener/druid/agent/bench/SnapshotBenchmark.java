@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.bench;
 
-import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
@@ -9,9 +8,7 @@ import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.testing.EtcdBinaries;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
-import cloud.gardener.druid.agent.testing.TestConfigs;
 import cloud.gardener.druid.agent.util.Files2;
-import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
@@ -20,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -168,10 +166,9 @@ public final class SnapshotBenchmark {
 
   private static double restore(LocalSnapshotStore store, Path dataDir) throws Exception {
     sync();
-    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
-        FreePorts.on("127.0.0.1"), dataDir);
+    Restorer restorer = FreshJvmRestore.restorer(store, dataDir);
     long t0 = System.nanoTime();
-    new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { });
+    restorer.restore(dir -> { });
     double took = seconds(t0);
     Files2.deleteTree(dataDir);
     return took;
@@ -192,7 +189,7 @@ public final class SnapshotBenchmark {
 
   private static double median(double[] values) {
     double[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
     return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
         : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }

@@ -11,6 +11,7 @@ import cloud.gardener.druid.operator.component.RoleBindingComponent;
 import cloud.gardener.druid.operator.component.RoleComponent;
 import cloud.gardener.druid.operator.component.ServiceAccountComponent;
 import cloud.gardener.druid.operator.component.ServicesComponent;
+import cloud.gardener.druid.operator.copy.EtcdCopyBackupsTaskReconciler;
 import cloud.gardener.druid.operator.etcd.EtcdCleanup;
 import cloud.gardener.druid.operator.etcd.EtcdReconciler;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
@@ -85,6 +86,8 @@ public final class EtcdOperator implements AutoCloseable {
     this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock,
         leaderElection.identity());
     operator.register(tasks, c -> watch(c, options));
+    operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
+        c -> watch(c, options));
   }
 
   private static void watch(ControllerConfigurationOverrider<?> c, Options options) {

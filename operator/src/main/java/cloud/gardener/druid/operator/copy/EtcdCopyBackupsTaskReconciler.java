@@ -1,0 +1,123 @@
+package cloud.gardener.druid.operator.copy;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
+import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskStatus;
+import cloud.gardener.druid.operator.model.CopyBackupsJobBuilder;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs an EtcdCopyBackupsTask as a Job ({@link CopyBackupsJobBuilder}) and mirrors the Job's
+ * outcome into the task's status ({@link CopyTaskStatus}); the only writer of that status.
+ * The Job is created once: a changed task spec does not restart a copy (as upstream), nor does
+ * deleting the Job after it ended. Deleting the task deletes the Job and its pod by garbage
+ * collection (the task owns them).
+ */
+@ControllerConfiguration(name = "etcdcopybackupstask")
+public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyBackupsTask> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EtcdCopyBackupsTaskReconciler.class);
+  static final Duration RETRY = Duration.ofSeconds(10);
+
+  private final KubernetesClient client;
+  private final OperatorSettings settings;
+
+  public EtcdCopyBackupsTaskReconciler(KubernetesClient client, OperatorSettings settings) {
+    this.client = client;
+    this.settings = settings;
+  }
+
+  @Override
+  public UpdateControl<EtcdCopyBackupsTask> reconcile(EtcdCopyBackupsTask task,
+      Context<EtcdCopyBackupsTask> context) {
+    if (task.getMetadata().getDeletionTimestamp() != null) {
+      return UpdateControl.noUpdate();
+    }
+    List<String> unsupported = CopyBackupsJobBuilder.unsupported(task.getSpec());
+    if (!unsupported.isEmpty()) {
+      writeStatus(task, CopyTaskStatus.of(task, Optional.empty(),
+          Optional.of(String.join("; ", unsupported))));
+      return UpdateControl.noUpdate();
+    }
+    String namespace = task.getMetadata().getNamespace();
+    String name = CopyBackupsJobBuilder.jobName(task);
+    try {
+      Optional<Job> job = Optional.ofNullable(
+          client.batch().v1().jobs().inNamespace(namespace).withName(name).get());
+      if (job.isEmpty() && CopyTaskStatus.finished(task.getStatus())) {
+        // the Job was deleted after it ended: the copy is not run again
+        return UpdateControl.noUpdate();
+      }
+      if (job.isEmpty()) {
+        job = Optional.of(create(task));
+      }
+      writeStatus(task, CopyTaskStatus.of(task, job, Optional.empty()));
+      return UpdateControl.noUpdate();
+    } catch (KubernetesClientException e) {
+      LOG.warn("EtcdCopyBackupsTask {}/{}: {}", namespace, task.getMetadata().getName(),
+          e.getMessage());
+      writeStatus(task, CopyTaskStatus.of(task, Optional.empty(),
+          Optional.of("cannot run job " + name + ": " + e.getMessage())));
+      return UpdateControl.<EtcdCopyBackupsTask>noUpdate().rescheduleAfter(RETRY);
+    }
+  }
+
+  private Job create(EtcdCopyBackupsTask task) {
+    Job job = CopyBackupsJobBuilder.build(task, settings);
+    try {
+      Job created = client.resource(job).create();
+      LOG.info("EtcdCopyBackupsTask {}/{}: created job {}", task.getMetadata().getNamespace(),
+          task.getMetadata().getName(), job.getMetadata().getName());
+      return created;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      // created by an earlier reconcile whose answer was lost
+      return client.resource(job).get();
+    }
+  }
+
+  /** Writes {@code next} when it differs from the task's status; a conflict retries later. */
+  private void writeStatus(EtcdCopyBackupsTask task, EtcdCopyBackupsTaskStatus next) {
+    if (Objects.equals(Serialization.jsonMapper().valueToTree(task.getStatus()),
+        Serialization.jsonMapper().valueToTree(next))) {
+      return;
+    }
+    client.resources(EtcdCopyBackupsTask.class).inNamespace(task.getMetadata().getNamespace())
+        .withName(task.getMetadata().getName()).editStatus(t -> {
+          t.setStatus(next);
+          return t;
+        });
+  }
+
+  @Override
+  public List<EventSource<?, EtcdCopyBackupsTask>> prepareEventSources(
+      EventSourceContext<EtcdCopyBackupsTask> context) {
+    return List.of(new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Job.class, EtcdCopyBackupsTask.class)
+            .withName("copy-jobs")
+            .withLabelSelector(Labels.COMPONENT + "=" + CopyBackupsJobBuilder.COMPONENT)
+            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(EtcdCopyBackupsTask.class))
+            .build(), context));
+  }
+}

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.copy.CopyCommand;
 import cloud.gardener.druid.agent.http.AgentHttpServer;
 import java.lang.ProcessBuilder.Redirect;
 import java.util.concurrent.Callable;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
             + "snapshots and serves the agent HTTP API. Runs as the entry point of every member"
             + " pod.",
         "Exit codes: 0 after SIGTERM, 2 when the data directory belongs to another Etcd, "
-            + "64 for invalid options, etcd's exit code (or 1) when etcd died."})
+            + "64 for invalid options, etcd's exit code (or 1) when etcd died."},
+    subcommands = CopyCommand.class)
 public final class AgentCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DruidCommandTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"operator", "agent", "ctl", "local", "ctl status", "ctl wait",
-      "local up", "local down", "local status"})
+  @ValueSource(strings = {"operator", "agent", "agent copy", "ctl", "local", "ctl status",
+      "ctl wait", "local up", "local down", "local status"})
   void everyCommandHasHelp(String command) {
     StringWriter out = new StringWriter();
     picocli.CommandLine cli = Druid.commandLine();

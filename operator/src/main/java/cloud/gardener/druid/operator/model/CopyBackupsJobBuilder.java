@@ -133,7 +133,7 @@ public final class CopyBackupsJobBuilder {
         .build();
   }
 
-  /** Adds {@code --<flagPrefix>store-…} options and the store's volumes named {@code <role>-…}. */
+  /** Adds the {@code --<flagPrefix>store-…} options and the volumes named {@code <role>-…}. */
   private static void store(List<String> args, List<Volume> volumes, List<VolumeMount> mounts,
       OperatorSettings settings, StoreSpec store, String flagPrefix, String role) {
     boolean local = LocalStore.isLocal(store);

@@ -46,6 +46,7 @@ public final class EtcdOperator implements AutoCloseable {
   private final LeaderElection leaderElection = new LeaderElection(LeaderElection.newIdentity(),
       () -> new Thread(() -> System.exit(1), "leader-lost-exit").start());
   private final EtcdOpsTaskReconciler tasks;
+  private final RolloutExecutor rolloutExecutor;
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
     Thread t = new Thread(r, "agent-client");
     t.setDaemon(true);
@@ -75,9 +76,10 @@ public final class EtcdOperator implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     EtcdObserver observer = new EtcdObserver(client, agents, options.settings(), agentCalls, clock,
         VolumeTasks.source(client));
+    this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events);
     EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
         new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
-        new RolloutExecutor(client, agents, options.settings(), events),
+        rolloutExecutor,
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events);
     operator.register(reconciler, c -> {
       watch(c, options);
@@ -116,6 +118,7 @@ public final class EtcdOperator implements AutoCloseable {
     leaderElection.closing();
     operator.stop();
     tasks.close();
+    rolloutExecutor.close();
     if (options.leaderElection()) {
       leaderElection.release(client, options.leaderElectionNamespace());
     }

@@ -124,13 +124,18 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     ClusterSnapshot before = observer.observe(etcd);
     RolloutAction action = rollout.next(before);
     StepHook.reached(etcd, action);
-    Optional<VolumeOperation> recorded;
+    RolloutExecutor.Outcome outcome;
     try {
-      recorded = executor.execute(before, action);
+      outcome = executor.execute(before, action);
     } catch (RuntimeException e) {
       op.error("ERR_ROLLOUT", action.describe() + " failed: " + e.getMessage());
       return Optional.of(new Step(action, Optional.empty()));
     }
+    if (outcome instanceof RolloutExecutor.Outcome.Waiting w) {
+      op.processing(action.describe() + ": waiting for " + w.what());
+      return Optional.of(new Step(action, Optional.empty()));
+    }
+    Optional<VolumeOperation> recorded = ((RolloutExecutor.Outcome.Done) outcome).recorded();
     StepHook.executed(etcd, action);
     if (action instanceof RolloutAction.Done) {
       op.succeeded("Etcd reconciled: " + action.describe());

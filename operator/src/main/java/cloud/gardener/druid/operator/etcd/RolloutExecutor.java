@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.etcd;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
@@ -12,12 +13,13 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.time.Duration;
-import java.util.Optional;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Carries out one {@link RolloutAction} against the API server and the agents. */
 public final class RolloutExecutor {
@@ -28,20 +30,49 @@ public final class RolloutExecutor {
   private final AgentClient agents;
   private final OperatorSettings settings;
   private final EventRecorder events;
+  private final BackgroundSnapshots snapshotRuns;
 
   public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
       EventRecorder events) {
+    this(client, agents, settings, events, new BackgroundSnapshots());
+  }
+
+  RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
+      EventRecorder events, BackgroundSnapshots snapshotRuns) {
     this.client = client;
     this.agents = agents;
     this.settings = settings;
     this.events = events;
+    this.snapshotRuns = snapshotRuns;
+  }
+
+  /** What executing a step did. */
+  public sealed interface Outcome {
+
+    /** The step is done; {@code recorded} is the volume operation to record, if any. */
+    record Done(Optional<VolumeOperation> recorded) implements Outcome {
+    }
+
+    /** The step waits for a full snapshot running in the background; it is asked again. */
+    record Waiting(String what) implements Outcome {
+    }
   }
 
   /**
-   * Executes {@code action}; returns the volume operation to record in status with this
-   * reconcile's status write, if the action produced one.
+   * Executes {@code action}. Steps that need a full snapshot first start it in the background
+   * and answer {@link Outcome.Waiting} until it is taken, so the reconcile thread is free.
    */
-  public Optional<VolumeOperation> execute(ClusterSnapshot s, RolloutAction action) {
+  public Outcome execute(ClusterSnapshot s, RolloutAction action) {
+    if (action instanceof RolloutAction.TakeFullSnapshot t) {
+      return takeFullSnapshot(s, t);
+    }
+    if (action instanceof RolloutAction.Hibernate h) {
+      return hibernate(s, h);
+    }
+    return new Outcome.Done(executeNow(s, action));
+  }
+
+  private Optional<VolumeOperation> executeNow(ClusterSnapshot s, RolloutAction action) {
     Etcd etcd = s.etcd();
     if (action instanceof RolloutAction.CreateVolumes v) {
       v.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
@@ -61,20 +92,11 @@ public final class RolloutExecutor {
     } else if (action instanceof RolloutAction.RemoveMember r) {
       agents.removeMember(endpoint(s, r.viaOrdinal()), r.memberId());
       events.normal(etcd, "MemberRemoved", action.describe());
-    } else if (action instanceof RolloutAction.Hibernate h) {
-      return hibernate(s, h);
     } else if (action instanceof RolloutAction.DeleteSurplusMember d) {
       deleteSurplus(etcd, d);
     } else if (action instanceof RolloutAction.RecordVolumeOperation r) {
       events.normal(etcd, "VolumeOperation", r.describe());
       return Optional.of(r.operation());
-    } else if (action instanceof RolloutAction.TakeFullSnapshot t) {
-      long revision = snapshots().fullSnapshot(endpoint(s, t.viaOrdinal()), false);
-      VolumeOperation then = t.then();
-      then.setSnapshotRevision(revision);
-      events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision " + revision
-          + " taken before volumes are changed");
-      return Optional.of(then);
     } else if (action instanceof RolloutAction.DeleteMemberAndVolume d) {
       events.normal(etcd, "VolumeReplacing", action.describe());
       client.pods().inNamespace(ns(etcd)).withName(d.name()).delete();
@@ -95,16 +117,35 @@ public final class RolloutExecutor {
     return Optional.empty();
   }
 
-  private Optional<VolumeOperation> hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {
+  private Outcome takeFullSnapshot(ClusterSnapshot s, RolloutAction.TakeFullSnapshot t) {
+    Etcd etcd = s.etcd();
+    VolumeOperation then = t.then();
+    AgentEndpoint via = endpoint(s, t.viaOrdinal());
+    OptionalLong revision = snapshotRuns.result(key(etcd, "volume " + then.getType() + " "
+        + then.getGeneration()), () -> snapshots().fullSnapshot(via, false));
+    if (revision.isEmpty()) {
+      return new Outcome.Waiting("the full snapshot before volumes are changed");
+    }
+    then.setSnapshotRevision(revision.getAsLong());
+    events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision "
+        + revision.getAsLong() + " taken before volumes are changed");
+    return new Outcome.Done(Optional.of(then));
+  }
+
+  private Outcome hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {
     Etcd etcd = s.etcd();
     Optional<VolumeOperation> record = Optional.empty();
     if (h.finalSnapshotVia().isPresent()) {
-      long revision = snapshots().fullSnapshot(endpoint(s, h.finalSnapshotVia().getAsInt()),
-          true);
-      events.normal(etcd, "FinalSnapshotTaken", "final full snapshot at revision " + revision
-          + " taken before hibernation");
+      AgentEndpoint via = endpoint(s, h.finalSnapshotVia().getAsInt());
+      OptionalLong revision = snapshotRuns.result(key(etcd, "hibernation "
+          + etcd.getMetadata().getGeneration()), () -> snapshots().fullSnapshot(via, true));
+      if (revision.isEmpty()) {
+        return new Outcome.Waiting("the final full snapshot before hibernation");
+      }
+      events.normal(etcd, "FinalSnapshotTaken", "final full snapshot at revision "
+          + revision.getAsLong() + " taken before hibernation");
       record = h.recordAfterSnapshot().map(op -> {
-        op.setSnapshotRevision(revision);
+        op.setSnapshotRevision(revision.getAsLong());
         return op;
       });
     } else if (EtcdDefaults.hasStore(etcd)) {
@@ -121,7 +162,17 @@ public final class RolloutExecutor {
     h.ordinals().forEach(i -> client.pods().inNamespace(ns(etcd))
         .withName(s.members().get(i).name()).delete());
     events.normal(etcd, "Hibernating", h.describe());
-    return record;
+    return new Outcome.Done(record);
+  }
+
+  /** Names a snapshot request: the Etcd (by UID, so a recreated one asks anew) and its use. */
+  private static String key(Etcd etcd, String purpose) {
+    return etcd.getMetadata().getUid() + " " + purpose;
+  }
+
+  /** Stops the snapshots still running in the background (the operator is stopping). */
+  public void close() {
+    snapshotRuns.close();
   }
 
   private void deleteSurplus(Etcd etcd, RolloutAction.DeleteSurplusMember d) {
@@ -147,7 +198,7 @@ public final class RolloutExecutor {
         .orElseThrow(() -> new AgentClient.AgentException(m.name() + " has no pod IP yet"));
   }
 
-  private void apply(io.fabric8.kubernetes.api.model.HasMetadata object) {
+  private void apply(HasMetadata object) {
     client.resource(object).fieldManager("etcd-druid").forceConflicts().serverSideApply();
   }
 

@@ -79,6 +79,9 @@ class HibernationIT {
       EtcdLifecycleIT.awaitRolloutComplete(client, "sleepy");
       assertThat(recorder.violations()).isEmpty();
       assertThat(recorder.completeVersions(asleep.getMetadata().getGeneration())).isPositive();
+      assertThat(recorder.lastOperations())
+          .as("the final snapshot runs in the background, not on the reconcile thread")
+          .anyMatch(d -> d.endsWith("waiting for the final full snapshot before hibernation"));
     }
     assertThat(pods(client, etcd)).isEmpty();
     assertThat(client.persistentVolumeClaims().list().getItems())

@@ -98,6 +98,16 @@ final class RolloutRecorder implements AutoCloseable {
     return (int) entries.stream().filter(e -> e.kind().equals("Etcd")).count();
   }
 
+  /** {@code status.lastOperation.description} of every recorded Etcd version, in order. */
+  synchronized List<String> lastOperations() {
+    return entries.stream().filter(e -> e.kind().equals("Etcd") && e.object() != null)
+        .sorted(Comparator.comparing(Entry::version))
+        .map(e -> ((Etcd) e.object()).getStatus())
+        .filter(st -> st != null && st.getLastOperation() != null)
+        .map(st -> st.getLastOperation().getDescription())
+        .toList();
+  }
+
   /** Every violation of the invariant in the recorded history; empty when it held. */
   synchronized List<String> violations() {
     List<String> violations = new ArrayList<>();

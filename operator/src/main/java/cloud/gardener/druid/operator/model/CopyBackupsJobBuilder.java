@@ -1,13 +1,11 @@
 package cloud.gardener.druid.operator.model;
 
 import cloud.gardener.druid.api.Labels;
-import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskSpec;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import cloud.gardener.druid.api.v1alpha1.WaitForFinalSnapshotSpec;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -105,14 +103,7 @@ public final class CopyBackupsJobBuilder {
           .withName(jobName(task))
           .withNamespace(task.getMetadata().getNamespace())
           .withLabels(labels(task))
-          .withOwnerReferences(new OwnerReferenceBuilder()
-              .withApiVersion(Etcd.GROUP + "/" + Etcd.VERSION)
-              .withKind("EtcdCopyBackupsTask")
-              .withName(task.getMetadata().getName())
-              .withUid(task.getMetadata().getUid())
-              .withController(true)
-              .withBlockOwnerDeletion(true)
-              .build())
+          .withOwnerReferences(Owners.controller(task))
         .endMetadata()
         .withNewSpec()
           .withNewTemplate()

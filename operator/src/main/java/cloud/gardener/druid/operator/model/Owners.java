@@ -1,10 +1,12 @@
 package cloud.gardener.druid.operator.model;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 
-/** Owner references from managed objects to their Etcd. */
+/** Owner references from managed objects to the resource they belong to. */
 public final class Owners {
 
   private Owners() {
@@ -12,11 +14,20 @@ public final class Owners {
 
   /** The controller reference: garbage collection removes the object with its Etcd. */
   public static OwnerReference controller(Etcd etcd) {
+    return controller("Etcd", etcd.getMetadata());
+  }
+
+  /** The controller reference of a copy Job: it goes with its task. */
+  public static OwnerReference controller(EtcdCopyBackupsTask task) {
+    return controller("EtcdCopyBackupsTask", task.getMetadata());
+  }
+
+  private static OwnerReference controller(String kind, ObjectMeta owner) {
     return new OwnerReferenceBuilder()
         .withApiVersion(Etcd.GROUP + "/" + Etcd.VERSION)
-        .withKind("Etcd")
-        .withName(etcd.getMetadata().getName())
-        .withUid(etcd.getMetadata().getUid())
+        .withKind(kind)
+        .withName(owner.getName())
+        .withUid(owner.getUid())
         .withController(true)
         .withBlockOwnerDeletion(true)
         .build();

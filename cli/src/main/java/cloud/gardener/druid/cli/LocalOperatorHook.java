@@ -1,6 +1,6 @@
 package cloud.gardener.druid.cli;
 
-import cloud.gardener.druid.api.Crds;
+import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /** Installs the CRDs and runs the operator inside the {@code druid local up} process. */
 final class LocalOperatorHook implements LocalStack.Hook {
@@ -18,15 +17,7 @@ final class LocalOperatorHook implements LocalStack.Hook {
   @Override
   public LocalStack.Started start(LocalCluster cluster) {
     KubernetesClient client = cluster.newClient(null);
-    Crds.all().forEach(crd -> {
-      client.resource(crd).fieldManager("etcd-druid").forceConflicts().serverSideApply();
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(c -> c != null && c.getStatus() != null
-              && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream().anyMatch(x ->
-                  "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-              60, TimeUnit.SECONDS);
-    });
+    CrdInstaller.install(client, "etcd-druid");
     Path stores = stores(cluster);
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(Set.of(), true,
         false, null, new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())));

@@ -1,6 +1,6 @@
 package cloud.gardener.druid.cli;
 
-import cloud.gardener.druid.api.Crds;
+import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -63,8 +63,7 @@ final class OperatorCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     KubernetesClient client = KubeClients.create(kubeconfig);
     if (installCrds) {
-      Crds.all().forEach(crd -> client.resource(crd).fieldManager("etcd-druid").forceConflicts()
-          .serverSideApply());
+      CrdInstaller.install(client, "etcd-druid");
     }
     OperatorSettings settings = new OperatorSettings(
         image == null ? OperatorSettings.DEFAULT_IMAGE : image, localStoreRoot);

@@ -1,15 +1,13 @@
 package cloud.gardener.druid.operator.it;
 
-import cloud.gardener.druid.api.Crds;
+import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /** Installs the CRDs and runs the operator in the test JVM for one namespace. */
 public final class OperatorHarness implements AutoCloseable {
@@ -45,15 +43,7 @@ public final class OperatorHarness implements AutoCloseable {
   }
 
   static synchronized void installCrds(KubernetesClient client) {
-    for (CustomResourceDefinition crd : Crds.all()) {
-      client.resource(crd).fieldManager("etcd-druid-tests").forceConflicts().serverSideApply();
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(c -> c != null && c.getStatus() != null
-              && c.getStatus().getConditions() != null
-              && c.getStatus().getConditions().stream().anyMatch(
-                  x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-              60, TimeUnit.SECONDS);
-    }
+    CrdInstaller.install(client, "etcd-druid-tests");
   }
 
   /** The operator's leader-election identity, also the reporting instance of its events. */

@@ -83,7 +83,9 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     Optional<Step> step = gate.reconcileSpec() ? reconcileSpec(etcd, op) : Optional.empty();
     Optional<Long> observedGeneration = step.isPresent()
         ? Optional.of(etcd.getMetadata().getGeneration()) : Optional.empty();
-    ClusterSnapshot after = observer.observe(etcd);
+    // a step that changed nothing leaves the cluster as observed before it: no second look
+    ClusterSnapshot after = step.filter(Step::changedNothing).map(Step::observed)
+        .orElseGet(() -> observer.observe(etcd));
     VolumeOperation volumeOperation = step.flatMap(Step::recorded)
         .orElse(after.volumes().recorded().orElse(null));
     EtcdStatus status = EtcdStatusComputer.compute(after, etcd.getStatus(), observedGeneration,
@@ -98,8 +100,12 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         ? IDLE_REQUEUE : STEP_REQUEUE);
   }
 
-  /** The rollout step taken, and the volume operation it asks to record. */
-  private record Step(RolloutAction action, Optional<VolumeOperation> recorded) {
+  /**
+   * The rollout step taken, the cluster as observed right before it, the volume operation it
+   * asks to record, and whether it changed nothing (done, or waiting for a snapshot).
+   */
+  private record Step(RolloutAction action, ClusterSnapshot observed,
+      Optional<VolumeOperation> recorded, boolean changedNothing) {
   }
 
   /**
@@ -129,11 +135,11 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       outcome = executor.execute(before, action);
     } catch (RuntimeException e) {
       op.error("ERR_ROLLOUT", action.describe() + " failed: " + e.getMessage());
-      return Optional.of(new Step(action, Optional.empty()));
+      return Optional.of(new Step(action, before, Optional.empty(), false));
     }
     if (outcome instanceof RolloutExecutor.Outcome.Waiting w) {
       op.processing(action.describe() + ": waiting for " + w.what());
-      return Optional.of(new Step(action, Optional.empty()));
+      return Optional.of(new Step(action, before, Optional.empty(), true));
     }
     Optional<VolumeOperation> recorded = ((RolloutExecutor.Outcome.Done) outcome).recorded();
     StepHook.executed(etcd, action);
@@ -142,7 +148,8 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     } else {
       op.processing(action.describe());
     }
-    return Optional.of(new Step(action, recorded));
+    return Optional.of(new Step(action, before, recorded,
+        action instanceof RolloutAction.Done));
   }
 
   private void removeReconcileAnnotation(Etcd etcd) {

@@ -82,8 +82,16 @@ class BackgroundSnapshotsTest {
       throws Exception {
     ExecutorService own = Executors.newFixedThreadPool(2);
     BackgroundSnapshots other = new BackgroundSnapshots(own, clock::get);
-    assertThat(other.result("etcd-2 volume", () -> 2L)).isEmpty();
-    assertThat(other.result("etcd-2 hibernation", () -> 3L)).isEmpty();
+    CountDownLatch release = new CountDownLatch(1);
+    assertThat(other.result("etcd-2 volume", () -> {
+      awaitQuietly(release);
+      return 2L;
+    })).isEmpty();
+    assertThat(other.result("etcd-2 hibernation", () -> {
+      awaitQuietly(release);
+      return 3L;
+    })).isEmpty();
+    release.countDown();
     own.shutdown();
     assertThat(own.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
     assertThat(other.pending()).as("both finished, neither claimed").isEqualTo(2);

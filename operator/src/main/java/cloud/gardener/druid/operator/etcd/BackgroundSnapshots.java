@@ -6,6 +6,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +29,7 @@ final class BackgroundSnapshots implements AutoCloseable {
   /** A result nobody asked for again within this time is dropped (the flow moved on). */
   static final Duration UNCLAIMED = Duration.ofHours(1);
 
-  private final ExecutorService pool;
+  private final Executor pool;
   private final LongSupplier nanoTime;
   private final Map<String, Request> requests = new ConcurrentHashMap<>();
 
@@ -40,26 +41,27 @@ final class BackgroundSnapshots implements AutoCloseable {
       Thread t = new Thread(r, "full-snapshot");
       t.setDaemon(true);
       return t;
-    }));
+    }), System::nanoTime);
   }
 
-  BackgroundSnapshots(ExecutorService pool) {
-    this(pool, System::nanoTime);
-  }
-
-  BackgroundSnapshots(ExecutorService pool, LongSupplier nanoTime) {
+  BackgroundSnapshots(Executor pool, LongSupplier nanoTime) {
     this.pool = pool;
     this.nanoTime = nanoTime;
   }
 
   /**
    * The revision of the snapshot requested under {@code key}, starting {@code take} on the
-   * first request; empty while it runs. Throws what {@code take} threw, once.
+   * first request; empty while it runs, and always on the first request, so that the wait
+   * shows in the status however fast the snapshot is. Throws what {@code take} threw, once.
    */
   OptionalLong result(String key, LongSupplier take) {
     dropUnclaimed();
-    Request request = requests.computeIfAbsent(key, k -> start(take));
-    if (!request.revision().isDone()) {
+    boolean[] started = {false};
+    Request request = requests.computeIfAbsent(key, k -> {
+      started[0] = true;
+      return start(take);
+    });
+    if (started[0] || !request.revision().isDone()) {
       return OptionalLong.empty();
     }
     requests.remove(key, request);
@@ -94,6 +96,8 @@ final class BackgroundSnapshots implements AutoCloseable {
 
   @Override
   public void close() {
-    pool.shutdownNow();
+    if (pool instanceof ExecutorService service) {
+      service.shutdownNow();
+    }
   }
 }

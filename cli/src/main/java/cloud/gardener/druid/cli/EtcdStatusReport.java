@@ -6,20 +6,32 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** The text of {@code druid ctl status}: rollout, members, conditions, pending volume changes. */
+/**
+ * The text of {@code druid ctl status}: rollout, members, conditions, pending volume changes
+ * and the Etcd's EtcdOpsTasks.
+ */
 final class EtcdStatusReport {
 
   private EtcdStatusReport() {
   }
 
   static String render(Etcd etcd) {
+    return render(etcd, List.of());
+  }
+
+  /** With the EtcdOpsTasks of this Etcd (any others in {@code tasks} are left out). */
+  static String render(Etcd etcd, List<EtcdOpsTask> tasks) {
     StringBuilder out = new StringBuilder();
     EtcdStatus s = etcd.getStatus() == null ? new EtcdStatus() : etcd.getStatus();
     out.append("Etcd ").append(etcd.getMetadata().getNamespace()).append('/')
@@ -52,7 +64,47 @@ final class EtcdStatusReport {
       s.getLastErrors().forEach(e -> out.append("  ").append(e.getCode()).append(": ")
           .append(e.getDescription()).append('\n'));
     }
+    List<EtcdOpsTask> own = tasks.stream()
+        .filter(t -> t.getSpec() != null
+            && etcd.getMetadata().getName().equals(t.getSpec().getEtcdName()))
+        .sorted(Comparator.comparing(t -> t.getMetadata().getCreationTimestamp(),
+            Comparator.nullsLast(Comparator.naturalOrder())))
+        .toList();
+    if (!own.isEmpty()) {
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(List.of("TASK", "OPERATION", "STATE", "STARTED", "LAST"));
+      for (EtcdOpsTask t : own) {
+        EtcdOpsTaskStatus ts = t.getStatus() == null ? new EtcdOpsTaskStatus() : t.getStatus();
+        rows.add(List.of(t.getMetadata().getName(), operation(t.getSpec().getConfig()),
+            text(ts.getState()), text(ts.getStartedAt()), last(ts)));
+      }
+      out.append('\n').append(table(rows));
+    }
     return out.toString();
+  }
+
+  private static String operation(EtcdOpsTaskConfig config) {
+    if (config == null) {
+      return "-";
+    }
+    if (config.getOnDemandSnapshot() != null) {
+      return "onDemandSnapshot";
+    }
+    if (config.getDefragment() != null) {
+      return "defragment";
+    }
+    if (config.getReplaceMemberVolume() != null) {
+      return "replaceMemberVolume";
+    }
+    return config.getRecoverFromQuorumLoss() != null ? "recoverFromQuorumLoss" : "-";
+  }
+
+  /** The first error if there is one, else what the task did last. */
+  private static String last(EtcdOpsTaskStatus s) {
+    if (s.getLastErrors() != null && !s.getLastErrors().isEmpty()) {
+      return s.getLastErrors().get(0).getCode() + ": " + s.getLastErrors().get(0).getDescription();
+    }
+    return s.getLastOperation() == null ? "-" : text(s.getLastOperation().getDescription());
   }
 
   /**

@@ -7,10 +7,10 @@ import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
-import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.task.TaskKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,28 +75,13 @@ final class EtcdStatusReport {
       rows.add(List.of("TASK", "OPERATION", "STATE", "STARTED", "LAST"));
       for (EtcdOpsTask t : own) {
         EtcdOpsTaskStatus ts = t.getStatus() == null ? new EtcdOpsTaskStatus() : t.getStatus();
-        rows.add(List.of(t.getMetadata().getName(), operation(t.getSpec().getConfig()),
+        rows.add(List.of(t.getMetadata().getName(),
+            TaskKind.of(t).stream().findFirst().map(TaskKind::field).orElse("-"),
             text(ts.getState()), text(ts.getStartedAt()), last(ts)));
       }
       out.append('\n').append(table(rows));
     }
     return out.toString();
-  }
-
-  private static String operation(EtcdOpsTaskConfig config) {
-    if (config == null) {
-      return "-";
-    }
-    if (config.getOnDemandSnapshot() != null) {
-      return "onDemandSnapshot";
-    }
-    if (config.getDefragment() != null) {
-      return "defragment";
-    }
-    if (config.getReplaceMemberVolume() != null) {
-      return "replaceMemberVolume";
-    }
-    return config.getRecoverFromQuorumLoss() != null ? "recoverFromQuorumLoss" : "-";
   }
 
   /** The first error if there is one, else what the task did last. */

@@ -5,10 +5,10 @@ import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskStatus;
 import cloud.gardener.druid.operator.model.CopyBackupsJobBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -20,7 +20,6 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,8 +98,7 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
 
   /** Writes {@code next} when it differs from the task's status; a conflict retries later. */
   private void writeStatus(EtcdCopyBackupsTask task, EtcdCopyBackupsTaskStatus next) {
-    if (Objects.equals(Serialization.jsonMapper().valueToTree(task.getStatus()),
-        Serialization.jsonMapper().valueToTree(next))) {
+    if (StatusWriter.same(task.getStatus(), next)) {
       return;
     }
     client.resources(EtcdCopyBackupsTask.class).inNamespace(task.getMetadata().getNamespace())

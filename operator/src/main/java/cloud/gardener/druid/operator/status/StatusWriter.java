@@ -48,7 +48,11 @@ public final class StatusWriter {
     }
   }
 
-  static boolean same(EtcdStatus a, EtcdStatus b) {
+  /**
+   * Whether two statuses (of any of our resources) serialise to the same JSON: what the API
+   * server would store, so a write between them changes nothing.
+   */
+  public static boolean same(Object a, Object b) {
     return Objects.equals(Serialization.jsonMapper().valueToTree(a),
         Serialization.jsonMapper().valueToTree(b));
   }

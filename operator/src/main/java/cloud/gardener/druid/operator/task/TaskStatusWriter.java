@@ -2,10 +2,10 @@ package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
+import cloud.gardener.druid.operator.status.StatusWriter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.util.Objects;
 
 /**
  * The only writer of EtcdOpsTask status: replaces the whole status in one update guarded by
@@ -33,7 +33,7 @@ final class TaskStatusWriter {
 
   /** Writes {@code next} unless it equals the current status; returns the task as written. */
   EtcdOpsTask write(EtcdOpsTask current, EtcdOpsTaskStatus next) {
-    if (same(current.getStatus(), next)) {
+    if (StatusWriter.same(current.getStatus(), next)) {
       return current;
     }
     EtcdOpsTask target = current;
@@ -49,16 +49,11 @@ final class TaskStatusWriter {
         EtcdOpsTask fresh = client.resources(EtcdOpsTask.class)
             .inNamespace(current.getMetadata().getNamespace())
             .withName(current.getMetadata().getName()).get();
-        if (fresh == null || !same(fresh.getStatus(), current.getStatus())) {
+        if (fresh == null || !StatusWriter.same(fresh.getStatus(), current.getStatus())) {
           throw new StaleStatusException(current.getMetadata().getName());
         }
         target = fresh;
       }
     }
-  }
-
-  static boolean same(EtcdOpsTaskStatus a, EtcdOpsTaskStatus b) {
-    return Objects.equals(Serialization.jsonMapper().valueToTree(a),
-        Serialization.jsonMapper().valueToTree(b));
   }
 }

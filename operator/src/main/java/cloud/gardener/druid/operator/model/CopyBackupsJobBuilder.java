@@ -7,7 +7,6 @@ import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import cloud.gardener.druid.api.v1alpha1.WaitForFinalSnapshotSpec;
 import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -138,15 +137,13 @@ public final class CopyBackupsJobBuilder {
     }
     if (store.getSecretRef() != null) {
       args.add("--" + flagPrefix + "store-secret-dir=" + secretDir);
-      volumes.add(new VolumeBuilder().withName(role + "-store-secret").withNewSecret()
-          .withSecretName(store.getSecretRef().getName()).endSecret().build());
+      volumes.add(MemberPodBuilder.secretVolume(role + "-store-secret",
+          store.getSecretRef().getName()));
       mounts.add(new VolumeMountBuilder().withName(role + "-store-secret")
           .withMountPath(secretDir).withReadOnly(true).build());
     }
     if (local) {
-      volumes.add(new VolumeBuilder().withName(role + "-local-store").withNewHostPath()
-          .withPath(LocalStore.hostPath(settings, store)).withType("DirectoryOrCreate")
-          .endHostPath().build());
+      volumes.add(LocalStore.volume(role + "-local-store", settings, store));
       mounts.add(new VolumeMountBuilder().withName(role + "-local-store")
           .withMountPath(localDir).build());
     }

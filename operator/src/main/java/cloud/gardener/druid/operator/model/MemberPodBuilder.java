@@ -175,9 +175,7 @@ public final class MemberPodBuilder {
       volumes.add(secretVolume("store-secret", store.getSecretRef().getName()));
     }
     if (LocalStore.isLocal(store)) {
-      volumes.add(new VolumeBuilder().withName("local-store")
-          .withNewHostPath().withPath(LocalStore.hostPath(settings, store))
-          .withType("DirectoryOrCreate").endHostPath().build());
+      volumes.add(LocalStore.volume("local-store", settings, store));
     }
     return volumes;
   }
@@ -199,7 +197,7 @@ public final class MemberPodBuilder {
         .endProjected().build());
   }
 
-  private static Volume secretVolume(String name, String secret) {
+  static Volume secretVolume(String name, String secret) {
     return new VolumeBuilder().withName(name)
         .withNewSecret().withSecretName(secret).endSecret().build();
   }

@@ -36,10 +36,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
     value = "!has(self.spec.etcd.additionalAdvertisePeerURLs)"
         + " || self.spec.etcd.additionalAdvertisePeerURLs.all(m, m.memberName.startsWith("
-        + "(has(self.spec.memberNamePrefix) ? self.spec.memberNamePrefix : self.metadata.name)"
-        + " + '-'))",
-    message = "spec.etcd.additionalAdvertisePeerURLs: member names must start with the"
-        + " memberNamePrefix, or without one the Etcd resource name, followed by a dash",
+        + Etcd.MEMBER_PREFIX + " + '-') && m.memberName.substring(size(" + Etcd.MEMBER_PREFIX + ") + 1)"
+        + ".matches('^[0-9]+$'))",
+    message = "spec.etcd.additionalAdvertisePeerURLs: member names must be <memberNamePrefix,"
+        + " or without one the Etcd resource name>-<index>",
     fieldPath = ".spec.etcd.additionalAdvertisePeerURLs")
 @ValidationRule(
     value = "!has(self.spec.etcd.additionalAdvertisePeerURLs)"
@@ -80,8 +80,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
     value = "!has(self.spec.etcd.bootstrapWithExistingCluster)"
         + " || self.spec.etcd.bootstrapWithExistingCluster.members.all(m, !m.name.startsWith("
-        + "(has(self.spec.memberNamePrefix) ? self.spec.memberNamePrefix : self.metadata.name)"
-        + " + '-'))",
+        + Etcd.MEMBER_PREFIX + " + '-'))",
     message = "spec.etcd.bootstrapWithExistingCluster.members[*].name must not collide with a"
         + " member of this Etcd (must not start with its member name prefix)",
     fieldPath = ".spec.etcd.bootstrapWithExistingCluster")
@@ -89,4 +88,8 @@ public class Etcd extends CustomResource<EtcdSpec, EtcdStatus> implements Namesp
 
   public static final String GROUP = "druid.gardener.cloud";
   public static final String VERSION = "v1alpha1";
+
+  /** CEL: the prefix of this Etcd's member names. */
+  static final String MEMBER_PREFIX =
+      "(has(self.spec.memberNamePrefix) ? self.spec.memberNamePrefix : self.metadata.name)";
 }

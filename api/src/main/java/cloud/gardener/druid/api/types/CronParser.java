@@ -74,15 +74,15 @@ final class CronParser {
   }
 
   private static CronTimes descriptor(String spec) {
-    long top = 1L;
+    long zero = 1L; // minute 0, hour 0, Sunday; days and months start at 1 (1L << 1)
     return switch (spec) {
-      case "@yearly", "@annually" -> new CronTimes.Fields(top, top, 1L << 1, 1L << 1,
+      case "@yearly", "@annually" -> new CronTimes.Fields(zero, zero, 1L << 1, 1L << 1,
           all(WEEKDAY));
-      case "@monthly" -> new CronTimes.Fields(top, top, 1L << 1, all(MONTH), all(WEEKDAY));
-      case "@weekly" -> new CronTimes.Fields(top, top, all(DAY_OF_MONTH), all(MONTH), top);
-      case "@daily", "@midnight" -> new CronTimes.Fields(top, top, all(DAY_OF_MONTH),
+      case "@monthly" -> new CronTimes.Fields(zero, zero, 1L << 1, all(MONTH), all(WEEKDAY));
+      case "@weekly" -> new CronTimes.Fields(zero, zero, all(DAY_OF_MONTH), all(MONTH), zero);
+      case "@daily", "@midnight" -> new CronTimes.Fields(zero, zero, all(DAY_OF_MONTH),
           all(MONTH), all(WEEKDAY));
-      case "@hourly" -> new CronTimes.Fields(top, all(HOUR), all(DAY_OF_MONTH), all(MONTH),
+      case "@hourly" -> new CronTimes.Fields(zero, all(HOUR), all(DAY_OF_MONTH), all(MONTH),
           all(WEEKDAY));
       default -> {
         if (!spec.startsWith(EVERY)) {

@@ -19,14 +19,6 @@ final class CronGrammar {
       "\\x{09}-\\x{0D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}"
           + "\\x{202F}\\x{205F}\\x{3000}";
 
-  /** Positive integers up to 2^63-1 without leading zeros: {@code atMost(Long.MAX_VALUE)}. */
-  static final String INT64 = "[1-9][0-9]{0,17}|[1-8][0-9]{18}|9[0-1][0-9]{17}"
-      + "|92[0-1][0-9]{16}|922[0-2][0-9]{15}|9223[0-2][0-9]{14}|92233[0-6][0-9]{13}"
-      + "|922337[0-1][0-9]{12}|92233720[0-2][0-9]{10}|922337203[0-5][0-9]{9}"
-      + "|9223372036[0-7][0-9]{8}|92233720368[0-4][0-9]{7}|922337203685[0-3][0-9]{6}"
-      + "|9223372036854[0-6][0-9]{5}|92233720368547[0-6][0-9]{4}|922337203685477[0-4][0-9]{3}"
-      + "|9223372036854775[0-7][0-9]{2}|922337203685477580[0-6]|9223372036854775807";
-
   static final String MONTH_NAMES = "[jJ][aA][nN]|[fF][eE][bB]|[mM][aA][rR]|[aA][pP][rR]"
       + "|[mM][aA][yY]|[jJ][uU][nN]|[jJ][uU][lL]|[aA][uU][gG]|[sS][eE][pP]|[oO][cC][tT]"
       + "|[nN][oO][vV]|[dD][eE][cC]";
@@ -34,8 +26,11 @@ final class CronGrammar {
   static final String WEEKDAY_NAMES = "[sS][uU][nN]|[mM][oO][nN]|[tT][uU][eE]|[wW][eE][dD]"
       + "|[tT][hH][uU]|[fF][rR][iI]|[sS][aA][tT]";
 
-  /** Go's {@code strconv.Atoi} of a positive value: a '+', leading zeros, at most 2^63-1. */
-  private static final String STEP = "(/\\+?0*(" + INT64 + "))?";
+  /**
+   * Go's {@code strconv.Atoi} of a positive value: a '+', leading zeros, at most 19 digits;
+   * the rule checks that 19 digits stay within 2^63-1.
+   */
+  private static final String STEP = "(/\\+?0*[1-9][0-9]{0,18})?";
 
   /** After * or ?, robfig ignores anything up to the step. */
   private static final String STAR = "[*?](-[^/," + SPACE + "]*)?";
@@ -77,31 +72,18 @@ final class CronGrammar {
 
   static final String RULE = "self.startsWith('@every ')"
       + " ? duration(self.substring(7)) == duration(self.substring(7))"
-      + " : self.startsWith('@')"
-      + " || self.findAll('(^|[^-+0-9A-Za-z*?/])[+0-9A-Za-z]+-[+0-9A-Za-z]+').all(m,"
+      + " : self.startsWith('@') || self.findAll('/[+]?0*[1-9][0-9]{18}')"
+      + ".all(s, s.substring(size(s) - 19) <= '" + Long.MAX_VALUE + "')"
+      + " && self.findAll('(^|[^-+0-9A-Za-z*?/])[+0-9A-Za-z]+-[+0-9A-Za-z]+').all(m,"
       + " (" + LOW + ".matches('^[+]?0*[0-9]{1,2}$') ? int(" + LOW + ") : " + LOW
       + ".lowerAscii() in " + CEL_NAMES + " ? " + CEL_NAMES + "[" + LOW + ".lowerAscii()] : 0)"
       + " <= (" + HIGH + ".matches('^[+]?0*[0-9]{1,2}$') ? int(" + HIGH + ") : " + HIGH
       + ".lowerAscii() in " + CEL_NAMES + " ? " + CEL_NAMES + "[" + HIGH + ".lowerAscii()] : 0))";
 
   static final String RULE_MESSAGE = "must be a schedule robfig/cron accepts: no range may"
-      + " start after its end, and an @every duration must be below 2562048h";
+      + " start after its end, steps are at most 9223372036854775807, and an @every duration"
+      + " must be below 2562048h";
 
   private CronGrammar() {
-  }
-
-  /** Positive decimal numbers without leading zeros up to {@code max} (digits only). */
-  static String atMost(String max) {
-    StringBuilder sb = new StringBuilder("[1-9][0-9]{0," + (max.length() - 2) + "}");
-    for (int i = 0; i < max.length(); i++) {
-      int digit = max.charAt(i) - '0';
-      int lowest = i == 0 ? 1 : 0;
-      if (digit - 1 >= lowest) {
-        int rest = max.length() - i - 1;
-        sb.append('|').append(max, 0, i).append('[').append(lowest).append('-')
-            .append(digit - 1).append(']').append(rest == 0 ? "" : "[0-9]{" + rest + "}");
-      }
-    }
-    return sb.append('|').append(max).toString();
   }
 }

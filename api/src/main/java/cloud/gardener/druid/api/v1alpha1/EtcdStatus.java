@@ -2,6 +2,7 @@ package cloud.gardener.druid.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.CrossVersionObjectReference;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -17,6 +18,8 @@ public class EtcdStatus {
   @JsonPropertyDescription("Upstream: reference to the workload. Unused here (no StatefulSet).")
   private CrossVersionObjectReference etcd;
 
+  // bounds the cost of upstream's CEL rules that look at the conditions
+  @Size(max = 32)
   private List<Condition> conditions;
 
   private Integer currentReplicas;

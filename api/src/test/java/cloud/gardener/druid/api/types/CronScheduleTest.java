@@ -107,7 +107,8 @@ class CronScheduleTest {
     } else if (matches) {
       // only the CEL rule (range order, @every overflow) or the length limit can refuse it
       assertThat(c.schedule()).matches(s -> s.length() > CronSchedule.MAX_LENGTH
-          || s.startsWith("@every ") || s.matches(".*[0-9A-Za-z]-[0-9A-Za-z].*"), "CEL case");
+          || s.startsWith("@every ") || s.matches(".*[0-9A-Za-z]-[0-9A-Za-z].*")
+          || s.matches(".*/\\+?0*[1-9][0-9]{18}.*"), "CEL case");
     }
   }
 
@@ -136,7 +137,6 @@ class CronScheduleTest {
 
   @Test
   void spelledOutGrammarPiecesMatchTheParsersTables() {
-    assertThat(CronGrammar.INT64).isEqualTo(CronGrammar.atMost(Long.toString(Long.MAX_VALUE)));
     assertThat(CronParser.MONTH.names().keySet()).allSatisfy(name ->
         assertThat(CronGrammar.MONTH_NAMES).contains(anyCase(name)));
     assertThat(CronGrammar.MONTH_NAMES.split("\\|")).hasSize(12);
@@ -160,19 +160,6 @@ class CronScheduleTest {
       sb.append('[').append(c).append(Character.toUpperCase(c)).append(']');
     }
     return sb.toString();
-  }
-
-  @Test
-  void stepBoundIsGosLargestInt() {
-    Pattern p = Pattern.compile("^(" + CronGrammar.INT64 + ")$");
-    assertThat(p.matcher("9223372036854775807").matches()).isTrue();
-    assertThat(p.matcher("9223372036854775799").matches()).isTrue();
-    assertThat(p.matcher("1").matches()).isTrue();
-    assertThat(p.matcher("999999999999999999").matches()).isTrue();
-    assertThat(p.matcher("9223372036854775808").matches()).isFalse();
-    assertThat(p.matcher("9300000000000000000").matches()).isFalse();
-    assertThat(p.matcher("10000000000000000000").matches()).isFalse();
-    assertThat(p.matcher("0").matches()).isFalse();
   }
 
   @Test

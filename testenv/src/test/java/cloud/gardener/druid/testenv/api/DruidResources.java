@@ -91,7 +91,11 @@ final class DruidResources {
         .isInstanceOf(KubernetesClientException.class)
         .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(422))
         .hasMessageContaining(field)
-        .hasMessageContainingAll(words);
+        .satisfies(e -> {
+          for (String word : words) {
+            assertThat(e).hasMessageContaining(word);
+          }
+        });
   }
 
   @SuppressWarnings("unchecked")

@@ -24,6 +24,9 @@ public final class CronSchedule {
 
   public static final String RULE_MESSAGE = CronGrammar.RULE_MESSAGE;
 
+  /** How far ahead {@link #nextAfter} places the activation of a schedule that never fires. */
+  public static final int NEVER_YEARS = 100;
+
   /** Longest schedule admitted (a bound for the CEL rule's cost). */
   public static final int MAX_LENGTH = CronGrammar.MAX_LENGTH;
 
@@ -65,10 +68,13 @@ public final class CronSchedule {
     return times(text).next(after);
   }
 
-  /** The next activation strictly after {@code after}; throws when the schedule never fires. */
+  /**
+   * The next activation strictly after {@code after}. A valid schedule that never fires
+   * ({@link #next} empty) gives a time {@link #NEVER_YEARS} years ahead, so that runners wait
+   * instead of failing: robfig/cron's runner likewise never runs such an entry.
+   */
   public ZonedDateTime nextAfter(ZonedDateTime after) {
-    return next(after)
-        .orElseThrow(() -> new IllegalStateException("schedule '" + text + "' never fires"));
+    return next(after).orElseGet(() -> after.plusYears(NEVER_YEARS));
   }
 
   /** The interval between the two activations that follow {@code at}. */

@@ -163,6 +163,16 @@ class CronScheduleTest {
   }
 
   @Test
+  void aScheduleThatNeverFiresMakesRunnersWaitInsteadOfFailing() {
+    ZonedDateTime t = ZonedDateTime.parse("2026-12-01T15:25:00Z");
+    CronSchedule february30 = CronSchedule.parse("0 0 30 2 *");
+    assertThat(february30.isValid()).isTrue();
+    assertThat(february30.next(t)).isEmpty();
+    assertThat(february30.nextAfter(t)).isEqualTo(t.plusYears(CronSchedule.NEVER_YEARS));
+    assertThat(february30.intervalAfter(t).toDays()).isGreaterThan(365L * 99);
+  }
+
+  @Test
   void intervalOfEveryIsItsRoundedDelay() {
     ZonedDateTime t = ZonedDateTime.parse("2026-12-01T15:25:00.250Z");
     assertThat(CronSchedule.parse("@every 90.9s").intervalAfter(t)).hasSeconds(90);

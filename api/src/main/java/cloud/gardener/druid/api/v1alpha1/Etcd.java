@@ -36,8 +36,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(
     value = "!has(self.spec.etcd.additionalAdvertisePeerURLs)"
         + " || self.spec.etcd.additionalAdvertisePeerURLs.all(m, m.memberName.startsWith("
-        + Etcd.MEMBER_PREFIX + " + '-') && m.memberName.substring(size(" + Etcd.MEMBER_PREFIX + ") + 1)"
-        + ".matches('^[0-9]+$'))",
+        + Etcd.MEMBER_PREFIX + " + '-')"
+        + " && m.memberName.substring(size(" + Etcd.MEMBER_PREFIX + ") + 1).matches('^[0-9]+$'))",
     message = "spec.etcd.additionalAdvertisePeerURLs: member names must be <memberNamePrefix,"
         + " or without one the Etcd resource name>-<index>",
     fieldPath = ".spec.etcd.additionalAdvertisePeerURLs")

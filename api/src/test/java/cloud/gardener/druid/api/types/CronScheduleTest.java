@@ -124,7 +124,8 @@ class CronScheduleTest {
   @Test
   void daylightSavingEdgesFollowRobfig() {
     // evaluated in the zone of the given time, as robfig does for schedules without TZ=
-    ZonedDateTime beforeSpringForward = ZonedDateTime.parse("2012-03-11T00:00-05:00[America/New_York]");
+    ZonedDateTime beforeSpringForward =
+        ZonedDateTime.parse("2012-03-11T00:00-05:00[America/New_York]");
     assertThat(CronSchedule.parse("0 2 * * *").next(beforeSpringForward))
         .contains(ZonedDateTime.parse("2012-03-12T02:00-04:00[America/New_York]"));
     assertThat(CronSchedule.parse("0 * * * *")

@@ -67,7 +67,8 @@ class CronAdmissionIT {
         .resolve("api/src/test/resources/cron-cases.txt"))) {
       Matcher m = LINE.matcher(line);
       if (m.matches()) {
-        cases.add(new Case(!m.group(1).equals("invalid"), json.readValue(m.group(2), String.class)));
+        cases.add(new Case(!m.group(1).equals("invalid"),
+            json.readValue(m.group(2), String.class)));
       }
     }
     return cases;

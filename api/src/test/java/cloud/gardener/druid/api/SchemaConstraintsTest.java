@@ -28,13 +28,15 @@ class SchemaConstraintsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"0 */1 * * *", "30 */4 * * *", "0 1 */3 * *", "*/5 * * * 1-5"})
+  @ValueSource(strings = {"0 */1 * * *", "30 */4 * * *", "0 1 */3 * *", "*/5 * * * 1-5",
+      "0 */24 * * *", "@daily", "@every 6h", "0 12 * * MON-FRI"})
   void cronPatternAcceptsStandardSchedules(String cron) {
     assertThat(matches(etcd.get("spec.backup.fullSnapshotSchedule").getPattern(), cron)).isTrue();
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"every hour", "* * *", "0 */1 * * * * *", "", "0 1 2 3 $"})
+  @ValueSource(strings = {"every hour", "* * *", "0 */1 * * * * *", "", "0 1 2 3 $",
+      "61 * * * *", "0 0 * * 7"})
   void cronPatternRejectsBadSchedules(String cron) {
     assertThat(matches(etcd.get("spec.backup.fullSnapshotSchedule").getPattern(), cron)).isFalse();
     assertThat(matches(etcd.get("spec.etcd.defragmentationSchedule").getPattern(), cron)).isFalse();

@@ -1,10 +1,5 @@
 package cloud.gardener.druid.api.types;
 
-import com.cronutils.model.Cron;
-import com.cronutils.model.CronType;
-import com.cronutils.model.definition.CronDefinitionBuilder;
-import com.cronutils.model.time.ExecutionTime;
-import com.cronutils.parser.CronParser;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
@@ -13,21 +8,27 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A standard five-field cron schedule ("0 *&#47;1 * * *"), as upstream's schedules are
- * written. Keeps the raw text so that resources round-trip unchanged; parsing is lazy so
- * that reading an object never fails (the CRD pattern rejects bad values at admission).
+ * A schedule as upstream writes it ("0 *&#47;24 * * *", "@daily", "@every 6h"), read and
+ * evaluated as robfig/cron v3's standard parser does (see {@link CronParser}). Keeps the raw
+ * text so that resources round-trip unchanged; parsing is lazy so that reading an object never
+ * fails (the CRD's {@link #PATTERN} and {@link #RULE} reject bad values at admission and admit
+ * exactly what {@link #validate(String)} accepts).
  */
 public final class CronSchedule {
 
-  /**
-   * The schema pattern: five whitespace-separated fields of cron characters. The full
-   * grammar (ranges of each field) is checked by {@link #validate(String)}.
-   */
-  public static final String PATTERN =
-      "^\\s*([0-9*?/,LW#A-Za-z-]+\\s+){4}[0-9*?/,LW#A-Za-z-]+\\s*$";
+  /** The schema pattern: the grammar of robfig's standard parser with each field's range. */
+  public static final String PATTERN = CronGrammar.PATTERN;
 
-  private static final CronParser PARSER =
-      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+  /** The CEL rule completing {@link #PATTERN}: range order and {@code @every} overflow. */
+  public static final String RULE = CronGrammar.RULE;
+
+  public static final String RULE_MESSAGE = CronGrammar.RULE_MESSAGE;
+
+  /** How far ahead {@link #nextAfter} places the activation of a schedule that never fires. */
+  public static final int NEVER_YEARS = 100;
+
+  /** Longest schedule admitted (a bound for the CEL rule's cost). */
+  public static final int MAX_LENGTH = CronGrammar.MAX_LENGTH;
 
   private final String text;
 
@@ -48,10 +49,10 @@ public final class CronSchedule {
   /** Returns a description of what is wrong with {@code text}, or empty when it is valid. */
   public static Optional<String> validate(String text) {
     try {
-      PARSER.parse(text).validate();
+      times(text);
       return Optional.empty();
-    } catch (RuntimeException e) {
-      return Optional.of("'" + text + "' is not a five-field cron schedule: " + e.getMessage());
+    } catch (CronParser.SyntaxException e) {
+      return Optional.of("'" + text + "' is not a cron schedule: " + e.getMessage());
     }
   }
 
@@ -59,29 +60,34 @@ public final class CronSchedule {
     return validate(text).isEmpty();
   }
 
-  /** The next time the schedule fires strictly after {@code after}. */
+  /**
+   * The first activation strictly after {@code after}, in its zone, or empty when the
+   * schedule has none within five years (robfig's limit; e.g. "0 0 30 2 *" never fires).
+   */
+  public Optional<ZonedDateTime> next(ZonedDateTime after) {
+    return times(text).next(after);
+  }
+
+  /**
+   * The next activation strictly after {@code after}. A valid schedule that never fires
+   * ({@link #next} empty) gives a time {@link #NEVER_YEARS} years ahead, so that runners wait
+   * instead of failing: robfig/cron's runner likewise never runs such an entry.
+   */
   public ZonedDateTime nextAfter(ZonedDateTime after) {
-    return executionTime().nextExecution(after)
-        .orElseThrow(() -> new IllegalStateException("schedule '" + text + "' never fires"));
+    return next(after).orElseGet(() -> after.plusYears(NEVER_YEARS));
   }
 
-  /** The last time the schedule fired at or before {@code at}. */
-  public Optional<ZonedDateTime> lastAtOrBefore(ZonedDateTime at) {
-    return executionTime().lastExecution(at.plusNanos(1));
-  }
-
-  /** The interval between the two firings that follow {@code at}. */
+  /** The interval between the two activations that follow {@code at}. */
   public Duration intervalAfter(ZonedDateTime at) {
     ZonedDateTime first = nextAfter(at);
     return Duration.between(first, nextAfter(first));
   }
 
-  private ExecutionTime executionTime() {
-    validate(text).ifPresent(problem -> {
-      throw new IllegalArgumentException(problem);
-    });
-    Cron cron = PARSER.parse(text);
-    return ExecutionTime.forCron(cron);
+  private static CronTimes times(String text) {
+    if (text.length() > MAX_LENGTH) {
+      throw new CronParser.SyntaxException("longer than " + MAX_LENGTH + " characters");
+    }
+    return CronParser.parse(text);
   }
 
   @Override

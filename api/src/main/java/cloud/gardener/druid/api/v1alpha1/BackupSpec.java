@@ -9,12 +9,20 @@ import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 
 /** Configuration of the member agent: backups, restores and its own endpoint. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "!(has(self.deltaSnapshotPeriod) && has(self.garbageCollectionPeriod))"
+        + " || duration(self.deltaSnapshotPeriod).getSeconds()"
+        + " < duration(self.garbageCollectionPeriod).getSeconds()",
+    message = "spec.backup.garbageCollectionPeriod must be greater than"
+        + " spec.backup.deltaSnapshotPeriod",
+    fieldPath = ".garbageCollectionPeriod")
 public class BackupSpec {
 
   @Min(1)
@@ -34,8 +42,11 @@ public class BackupSpec {
   private SnapshotCompactionSpec snapshotCompaction;
 
   @SchemaFrom(type = String.class)
+  @Size(max = CronSchedule.MAX_LENGTH)
   @Pattern(CronSchedule.PATTERN)
-  @JsonPropertyDescription("Cron schedule of full snapshots (default hourly).")
+  @ValidationRule(value = CronSchedule.RULE, message = CronSchedule.RULE_MESSAGE)
+  @JsonPropertyDescription("Schedule of full snapshots as robfig/cron reads it (five fields,"
+      + " @daily, @every 6h, ...; evaluated in UTC; default hourly).")
   private CronSchedule fullSnapshotSchedule;
 
   private GarbageCollectionPolicy garbageCollectionPolicy;

@@ -1,6 +1,8 @@
 package cloud.gardener.druid.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
 import java.util.Map;
 
 /** Settings of the client Service. */
@@ -11,6 +13,9 @@ public class ClientService {
 
   private Map<String, String> labels;
 
+  @Pattern("^(PreferSameZone|PreferSameNode|PreferClose)$")
+  @JsonPropertyDescription("Traffic distribution of the client Service: PreferSameZone,"
+      + " PreferSameNode or PreferClose.")
   private String trafficDistribution;
 
   public Map<String, String> getAnnotations() {

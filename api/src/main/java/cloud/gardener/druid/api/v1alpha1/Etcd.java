@@ -2,6 +2,7 @@ package cloud.gardener.druid.api.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -31,8 +32,64 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = Type.INTEGER, priority = 1)
 @AdditionalPrinterColumn(name = "Ready Replicas", jsonPath = ".status.readyReplicas",
     type = Type.INTEGER, priority = 1)
+// member names here are <memberNamePrefix or Etcd name>-<i> (upstream: <prefix>-<Etcd name>-<i>)
+@ValidationRule(
+    value = "!has(self.spec.etcd.additionalAdvertisePeerURLs)"
+        + " || self.spec.etcd.additionalAdvertisePeerURLs.all(m, m.memberName.startsWith("
+        + Etcd.MEMBER_PREFIX + " + '-')"
+        + " && m.memberName.substring(size(" + Etcd.MEMBER_PREFIX + ") + 1).matches('^[0-9]+$'))",
+    message = "spec.etcd.additionalAdvertisePeerURLs: member names must be <memberNamePrefix,"
+        + " or without one the Etcd resource name>-<index>",
+    fieldPath = ".spec.etcd.additionalAdvertisePeerURLs")
+@ValidationRule(
+    value = "!has(self.spec.etcd.additionalAdvertisePeerURLs)"
+        + " || self.spec.etcd.additionalAdvertisePeerURLs.all(m,"
+        + " int(m.memberName.substring(m.memberName.lastIndexOf('-') + 1)) < self.spec.replicas)",
+    message = "spec.etcd.additionalAdvertisePeerURLs: member name index must be less than"
+        + " replicas",
+    fieldPath = ".spec.etcd.additionalAdvertisePeerURLs")
+@ValidationRule(
+    value = "!has(self.spec.etcd.bootstrapWithExistingCluster)"
+        + " || !has(oldSelf.spec.etcd.bootstrapWithExistingCluster)"
+        + " || !has(self.status) || !has(self.status.conditions)"
+        + " || !self.status.conditions.exists(c, c.type == 'BootstrappedWithExistingCluster'"
+        + " && c.status == 'False')"
+        + " || self.spec.etcd.bootstrapWithExistingCluster.members"
+        + " == oldSelf.spec.etcd.bootstrapWithExistingCluster.members",
+    message = "spec.etcd.bootstrapWithExistingCluster.members cannot be modified while the"
+        + " bootstrap is in progress",
+    fieldPath = ".spec.etcd.bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.spec.etcd.bootstrapWithExistingCluster)"
+        + " || !has(oldSelf.spec.etcd.bootstrapWithExistingCluster)"
+        + " || !has(self.status) || !has(self.status.conditions)"
+        + " || !self.status.conditions.exists(c, c.type == 'BootstrappedWithExistingCluster'"
+        + " && c.status == 'False')"
+        + " || self.spec.etcd.bootstrapWithExistingCluster.clientEndpoints"
+        + " == oldSelf.spec.etcd.bootstrapWithExistingCluster.clientEndpoints",
+    message = "spec.etcd.bootstrapWithExistingCluster.clientEndpoints cannot be modified while"
+        + " the bootstrap is in progress",
+    fieldPath = ".spec.etcd.bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.spec.etcd.bootstrapWithExistingCluster)"
+        + " || self.spec.etcd.bootstrapWithExistingCluster.members.all(m1,"
+        + " self.spec.etcd.bootstrapWithExistingCluster.members.filter(m2,"
+        + " m1.name == m2.name).size() == 1)",
+    message = "spec.etcd.bootstrapWithExistingCluster.members[*].name must be unique",
+    fieldPath = ".spec.etcd.bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.spec.etcd.bootstrapWithExistingCluster)"
+        + " || self.spec.etcd.bootstrapWithExistingCluster.members.all(m, !m.name.startsWith("
+        + Etcd.MEMBER_PREFIX + " + '-'))",
+    message = "spec.etcd.bootstrapWithExistingCluster.members[*].name must not collide with a"
+        + " member of this Etcd (must not start with its member name prefix)",
+    fieldPath = ".spec.etcd.bootstrapWithExistingCluster")
 public class Etcd extends CustomResource<EtcdSpec, EtcdStatus> implements Namespaced {
 
   public static final String GROUP = "druid.gardener.cloud";
   public static final String VERSION = "v1alpha1";
+
+  /** CEL: the prefix of this Etcd's member names. */
+  static final String MEMBER_PREFIX =
+      "(has(self.spec.memberNamePrefix) ? self.spec.memberNamePrefix : self.metadata.name)";
 }

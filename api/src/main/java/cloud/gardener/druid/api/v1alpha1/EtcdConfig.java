@@ -9,6 +9,7 @@ import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -17,6 +18,56 @@ import java.util.List;
 
 /** Configuration of the etcd process of each member. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "!has(self.additionalAdvertisePeerURLs) || !has(self.peerUrlTls)"
+        + " || self.additionalAdvertisePeerURLs.all(m, m.urls.all(u, u.startsWith('https://')))",
+    message = "spec.etcd.additionalAdvertisePeerURLs: when peerUrlTls is enabled, all additional"
+        + " advertise peer URLs must use https://",
+    fieldPath = ".additionalAdvertisePeerURLs")
+@ValidationRule(
+    value = "!has(self.additionalAdvertisePeerURLs) || has(self.peerUrlTls)"
+        + " || self.additionalAdvertisePeerURLs.all(m, m.urls.all(u, u.startsWith('http://')))",
+    message = "spec.etcd.additionalAdvertisePeerURLs: when peerUrlTls is not enabled, all"
+        + " additional advertise peer URLs must use http://",
+    fieldPath = ".additionalAdvertisePeerURLs")
+@ValidationRule(
+    value = "!has(self.bootstrapWithExistingCluster) || !has(self.peerUrlTls)"
+        + " || self.bootstrapWithExistingCluster.members.all(m, m.peerUrls.all(u,"
+        + " u.startsWith('https://')))",
+    message = "spec.etcd.bootstrapWithExistingCluster: when peerUrlTls is enabled, all member"
+        + " peer URLs must use https://",
+    fieldPath = ".bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.bootstrapWithExistingCluster) || has(self.peerUrlTls)"
+        + " || self.bootstrapWithExistingCluster.members.all(m, m.peerUrls.all(u,"
+        + " u.startsWith('http://')))",
+    message = "spec.etcd.bootstrapWithExistingCluster: when peerUrlTls is not enabled, all"
+        + " member peer URLs must use http://",
+    fieldPath = ".bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.bootstrapWithExistingCluster) || !has(self.clientUrlTls)"
+        + " || self.bootstrapWithExistingCluster.clientEndpoints.all(u,"
+        + " u.startsWith('https://'))",
+    message = "spec.etcd.bootstrapWithExistingCluster: when clientUrlTls is enabled, all"
+        + " clientEndpoints must use https://",
+    fieldPath = ".bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.bootstrapWithExistingCluster) || has(self.clientUrlTls)"
+        + " || self.bootstrapWithExistingCluster.clientEndpoints.all(u,"
+        + " u.startsWith('http://'))",
+    message = "spec.etcd.bootstrapWithExistingCluster: when clientUrlTls is not enabled, all"
+        + " clientEndpoints must use http://",
+    fieldPath = ".bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.bootstrapWithExistingCluster) || has(oldSelf.bootstrapWithExistingCluster)",
+    message = "spec.etcd.bootstrapWithExistingCluster cannot be added after the Etcd resource"
+        + " has been created",
+    fieldPath = ".bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.bootstrapWithExistingCluster)",
+    message = "spec.etcd.bootstrapWithExistingCluster is not supported by this operator yet:"
+        + " joining an existing cluster is not built; remove the field",
+    fieldPath = ".bootstrapWithExistingCluster")
 public class EtcdConfig {
 
   @ValidationRule(value = Quantities.RULE, message = Quantities.MESSAGE)
@@ -27,8 +78,11 @@ public class EtcdConfig {
   private Long snapshotCount;
 
   @SchemaFrom(type = String.class)
+  @Size(max = CronSchedule.MAX_LENGTH)
   @Pattern(CronSchedule.PATTERN)
-  @JsonPropertyDescription("Cron schedule of defragmentation (default every 3 days).")
+  @ValidationRule(value = CronSchedule.RULE, message = CronSchedule.RULE_MESSAGE)
+  @JsonPropertyDescription("Schedule of defragmentation as robfig/cron reads it (evaluated in"
+      + " UTC; default every 3 days).")
   private CronSchedule defragmentationSchedule;
 
   @Min(1)
@@ -69,7 +123,14 @@ public class EtcdConfig {
 
   private BboltFreelistType backendBboltFreelistType;
 
+  @Size(max = 10)
+  @JsonPropertyDescription("Extra peer URLs per member (<member name>: urls); member names are"
+      + " <memberNamePrefix or Etcd name>-<index below replicas>.")
   private List<AdditionalPeerUrls> additionalAdvertisePeerURLs;
+
+  @JsonPropertyDescription("Join an existing etcd cluster (upstream). Not supported by this"
+      + " operator yet: an Etcd that sets it is refused at admission.")
+  private BootstrapWithExistingCluster bootstrapWithExistingCluster;
 
   public Quantity getQuota() {
     return quota;
@@ -205,6 +266,15 @@ public class EtcdConfig {
 
   public void setBackendBboltFreelistType(BboltFreelistType backendBboltFreelistType) {
     this.backendBboltFreelistType = backendBboltFreelistType;
+  }
+
+  public BootstrapWithExistingCluster getBootstrapWithExistingCluster() {
+    return bootstrapWithExistingCluster;
+  }
+
+  public void setBootstrapWithExistingCluster(
+      BootstrapWithExistingCluster bootstrapWithExistingCluster) {
+    this.bootstrapWithExistingCluster = bootstrapWithExistingCluster;
   }
 
   public List<AdditionalPeerUrls> getAdditionalAdvertisePeerURLs() {

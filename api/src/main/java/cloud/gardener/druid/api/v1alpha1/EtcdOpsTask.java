@@ -2,6 +2,7 @@ package cloud.gardener.druid.api.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -21,6 +22,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Etcd", jsonPath = ".spec.etcdName")
 @AdditionalPrinterColumn(name = "State", jsonPath = ".status.state")
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
+@ValidationRule(value = "has(self.spec)", message = "spec is required")
 public class EtcdOpsTask extends CustomResource<EtcdOpsTaskSpec, EtcdOpsTaskStatus>
     implements Namespaced {
 }

@@ -19,9 +19,10 @@ public class EtcdOpsTaskSpec {
   @JsonPropertyDescription("Name of the Etcd in the task's namespace. Immutable.")
   private String etcdName;
 
-  @Min(0)
+  @Min(1)
   @Default("3600")
-  @JsonPropertyDescription("Seconds after completion until the task is deleted.")
+  @ValidationRule(value = "self == oldSelf", message = "spec.ttlSecondsAfterFinished is immutable")
+  @JsonPropertyDescription("Seconds after completion until the task is deleted. Immutable.")
   private Integer ttlSecondsAfterFinished;
 
   public EtcdOpsTaskConfig getConfig() {

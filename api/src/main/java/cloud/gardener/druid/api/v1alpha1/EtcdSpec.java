@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.types.Quantities;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -63,6 +64,7 @@ public class EtcdSpec {
 
   private Boolean runAsRoot;
 
+  @Size(max = 63)
   @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
   @JsonPropertyDescription("Prefix of member names (<prefix>-<i>); defaults to the Etcd name."
       + " Immutable.")

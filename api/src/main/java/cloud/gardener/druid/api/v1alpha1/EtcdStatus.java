@@ -2,6 +2,7 @@ package cloud.gardener.druid.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.CrossVersionObjectReference;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -17,6 +18,8 @@ public class EtcdStatus {
   @JsonPropertyDescription("Upstream: reference to the workload. Unused here (no StatefulSet).")
   private CrossVersionObjectReference etcd;
 
+  // bounds the cost of upstream's CEL rules that look at the conditions
+  @Size(max = 32)
   private List<Condition> conditions;
 
   private Integer currentReplicas;
@@ -40,6 +43,42 @@ public class EtcdStatus {
 
   @JsonPropertyDescription("Progress of a volume change (addition).")
   private VolumeOperation volumeOperation;
+
+  @JsonPropertyDescription("Upstream: whether peer TLS is enabled on every member. Not written"
+      + " by this operator (see the conditions and spec.etcd.peerUrlTls).")
+  private Boolean peerUrlTLSEnabled;
+
+  @JsonPropertyDescription("Upstream: label selector of the member pods. Not written by this"
+      + " operator (status.selector holds it in string form).")
+  private io.fabric8.kubernetes.api.model.LabelSelector labelSelector;
+
+  @JsonPropertyDescription("Upstream: the source cluster joined through"
+      + " spec.etcd.bootstrapWithExistingCluster. Never written here (the join is not built).")
+  private BootstrapStatus bootstrapWithExistingCluster;
+
+  public Boolean getPeerUrlTLSEnabled() {
+    return peerUrlTLSEnabled;
+  }
+
+  public void setPeerUrlTLSEnabled(Boolean peerUrlTLSEnabled) {
+    this.peerUrlTLSEnabled = peerUrlTLSEnabled;
+  }
+
+  public io.fabric8.kubernetes.api.model.LabelSelector getLabelSelector() {
+    return labelSelector;
+  }
+
+  public void setLabelSelector(io.fabric8.kubernetes.api.model.LabelSelector labelSelector) {
+    this.labelSelector = labelSelector;
+  }
+
+  public BootstrapStatus getBootstrapWithExistingCluster() {
+    return bootstrapWithExistingCluster;
+  }
+
+  public void setBootstrapWithExistingCluster(BootstrapStatus bootstrapWithExistingCluster) {
+    this.bootstrapWithExistingCluster = bootstrapWithExistingCluster;
+  }
 
   public Long getObservedGeneration() {
     return observedGeneration;

@@ -6,9 +6,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 
 /** Take a full or delta snapshot now. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "self.type == 'delta' ? !has(self.isFinal) || self.isFinal == false : true",
+    message = "spec.config.onDemandSnapshot.isFinal must be false (or omitted) when type is"
+        + " 'delta'",
+    fieldPath = ".isFinal")
 public class OnDemandSnapshotConfig {
 
   @Required
@@ -17,11 +23,11 @@ public class OnDemandSnapshotConfig {
   @JsonPropertyDescription("Mark the full snapshot final (taken before hibernation).")
   private Boolean isFinal;
 
-  @Min(1)
+  @Min(120)
   @Default("900")
   private Integer timeoutSecondsFull;
 
-  @Min(1)
+  @Min(10)
   @Default("60")
   private Integer timeoutSecondsDelta;
 

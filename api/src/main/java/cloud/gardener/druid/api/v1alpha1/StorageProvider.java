@@ -3,8 +3,9 @@ package cloud.gardener.druid.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * Object store providers, with the aliases upstream accepts (infrastructure names such as
- * {@code aws} that Gardener passes through).
+ * Object store providers, with every alias upstream's {@code StorageProviderFromInfraProvider}
+ * accepts: infrastructure names such as {@code aws} that Gardener passes through, S3-compatible
+ * {@code stackit}, and the lower-case forms of the canonical names.
  */
 public enum StorageProvider {
   @JsonProperty("Local")
@@ -36,19 +37,39 @@ public enum StorageProvider {
   @JsonProperty("OCS")
   OCS,
   @JsonProperty("openshift")
-  OPENSHIFT;
+  OPENSHIFT,
+  @JsonProperty("stackit")
+  STACKIT,
+  // upstream also reads the lower-case forms of the canonical names
+  @JsonProperty("local")
+  LOCAL_LOWER_CASE,
+  @JsonProperty("s3")
+  S3_LOWER_CASE,
+  @JsonProperty("abs")
+  ABS_LOWER_CASE,
+  @JsonProperty("gcs")
+  GCS_LOWER_CASE,
+  @JsonProperty("swift")
+  SWIFT_LOWER_CASE,
+  @JsonProperty("oss")
+  OSS_LOWER_CASE,
+  @JsonProperty("ecs")
+  ECS_LOWER_CASE,
+  @JsonProperty("ocs")
+  OCS_LOWER_CASE;
 
   /** The canonical provider an alias stands for. */
   public StorageProvider canonical() {
     return switch (this) {
-      case AWS -> S3;
-      case AZURE -> ABS;
-      case GCP -> GCS;
-      case OPENSTACK -> SWIFT;
-      case ALICLOUD -> OSS;
-      case DELL -> ECS;
-      case OPENSHIFT -> OCS;
-      default -> this;
+      case AWS, STACKIT, S3_LOWER_CASE -> S3;
+      case AZURE, ABS_LOWER_CASE -> ABS;
+      case GCP, GCS_LOWER_CASE -> GCS;
+      case OPENSTACK, SWIFT_LOWER_CASE -> SWIFT;
+      case ALICLOUD, OSS_LOWER_CASE -> OSS;
+      case DELL, ECS_LOWER_CASE -> ECS;
+      case OPENSHIFT, OCS_LOWER_CASE -> OCS;
+      case LOCAL_LOWER_CASE -> LOCAL;
+      case LOCAL, S3, ABS, GCS, SWIFT, OSS, ECS, OCS -> this;
     };
   }
 }

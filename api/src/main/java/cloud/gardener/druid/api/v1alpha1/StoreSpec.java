@@ -2,16 +2,26 @@ package cloud.gardener.druid.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.SecretReference;
 
 /** An object store holding backups. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class StoreSpec {
 
-  @JsonPropertyDescription("Bucket or container; for Local a directory below the store root.")
+  /** Upstream's bucket-name rule (a security fix there: no path segments, no traversal). */
+  public static final String CONTAINER_PATTERN = "^[a-zA-Z0-9][a-zA-Z0-9._-]{1,61}[a-zA-Z0-9]$";
+
+  @Size(max = 63)
+  @Pattern(CONTAINER_PATTERN)
+  @JsonPropertyDescription("Bucket or container; for Local a directory below the store root."
+      + " 3-63 letters, digits, '.', '_' or '-', starting and ending with a letter or digit.")
   private String container;
 
+  @ValidationRule(value = "isURL(self)", message = "endpoint override must be a valid URL.")
   @JsonPropertyDescription("Endpoint of an S3-compatible store, e.g. http://127.0.0.1:9000.")
   private String endpointOverride;
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import cloud.gardener.druid.api.Crds;
 import cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
@@ -12,7 +11,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -25,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,15 +36,7 @@ class DruidCrdIT {
 
   @BeforeAll
   static void installCrds(KubernetesClient client) {
-    for (CustomResourceDefinition crd : Crds.all()) {
-      client.apiextensions().v1().customResourceDefinitions().resource(crd).serverSideApply();
-    }
-    for (CustomResourceDefinition crd : Crds.all()) {
-      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-          .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
-              .anyMatch(s -> "Established".equals(s.getType()) && "True".equals(s.getStatus())),
-              30, TimeUnit.SECONDS);
-    }
+    DruidResources.installCrds(client);
   }
 
   @Test

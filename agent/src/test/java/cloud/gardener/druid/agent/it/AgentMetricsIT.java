@@ -84,7 +84,8 @@ class AgentMetricsIT {
       assertThat(scrape.value("etcdbr_snapshot_latest_revision", Map.of("kind", "Full")))
           .hasValue(full.path("endRevision").asDouble());
       assertThat(scrape.value("etcdbr_snapshot_duration_seconds_count",
-          Map.of("kind", "Full", "succeeded", "true"))).hasValue(1.0);
+          Map.of("kind", "Full", "succeeded", "true"))).as("the leader's first and ours")
+          .get(org.assertj.core.api.InstanceOfAssertFactories.DOUBLE).isGreaterThanOrEqualTo(1);
       assertThat(scrape.value("etcdbr_snapshot_duration_seconds_count",
           Map.of("kind", "Incr", "succeeded", "true"))).get(
               org.assertj.core.api.InstanceOfAssertFactories.DOUBLE).isGreaterThanOrEqualTo(1);

@@ -15,9 +15,9 @@ import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
-import io.fabric8.kubernetes.api.model.EndpointPort;
-import io.fabric8.kubernetes.api.model.EndpointSubset;
-import io.fabric8.kubernetes.api.model.Endpoints;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Scrapes what a Prometheus scrapes: the operator's {@code /metrics}, and the members through
- * the client Service's endpoints by port name ({@code backuprestore} for the agent,
- * {@code client} for etcd), as Gardener's scrape configuration finds them.
+ * the client Service by port name ({@code backuprestore} for the agent, {@code client} for
+ * etcd), as Gardener's scrape configuration finds them.
  */
 @LocalKubernetes
 class OperatorMetricsIT {
@@ -51,7 +51,8 @@ class OperatorMetricsIT {
   private static final Map<String, String> JOSDK_FAMILIES = Map.of(
       "operator_sdk_reconciliations_started_total", "counter",
       "operator_sdk_reconciliations_success_total", "counter",
-      "operator_sdk_events_received_total", "counter");
+      "operator_sdk_events_received_total", "counter",
+      "operator_sdk_controllers_execution_reconcile_seconds", "histogram");
 
   /** Some of etcd-backup-restore's families a Gardener dashboard reads from the agent. */
   private static final Map<String, String> AGENT_FAMILIES = Map.of(
@@ -122,19 +123,32 @@ class OperatorMetricsIT {
     }
   }
 
-  /** The ready addresses of the client Service's port of that name, as kubernetes_sd sees. */
+  /**
+   * What Prometheus' endpoints discovery finds for the client Service's port of that name: the
+   * ready pods its selector picks, at the port's target port. The local control plane runs no
+   * endpoints controller (the API server refuses the pods' loopback addresses in Endpoints),
+   * so the test joins the Service and the pods the way that controller would.
+   */
   private static List<URI> scrapeTargets(KubernetesClient client, Etcd etcd, String portName) {
-    Endpoints endpoints = client.endpoints().inNamespace(etcd.getMetadata().getNamespace())
+    String namespace = etcd.getMetadata().getNamespace();
+    Service service = client.services().inNamespace(namespace)
         .withName(EtcdNames.of(etcd).clientService()).get();
     List<URI> targets = new ArrayList<>();
-    if (endpoints == null || endpoints.getSubsets() == null) {
+    if (service == null) {
       return targets;
     }
-    for (EndpointSubset subset : endpoints.getSubsets()) {
-      for (EndpointPort port : subset.getPorts()) {
-        if (portName.equals(port.getName()) && subset.getAddresses() != null) {
-          subset.getAddresses().forEach(a -> targets.add(
-              URI.create("http://" + a.getIp() + ":" + port.getPort())));
+    for (ServicePort port : service.getSpec().getPorts()) {
+      if (!portName.equals(port.getName())) {
+        continue;
+      }
+      for (Pod pod : client.pods().inNamespace(namespace)
+          .withLabels(service.getSpec().getSelector()).list().getItems()) {
+        boolean ready = pod.getStatus() != null && pod.getStatus().getConditions() != null
+            && pod.getStatus().getConditions().stream().anyMatch(
+                c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        if (ready && pod.getStatus().getPodIP() != null) {
+          targets.add(URI.create("http://" + pod.getStatus().getPodIP() + ":"
+              + port.getTargetPort().getIntVal()));
         }
       }
     }

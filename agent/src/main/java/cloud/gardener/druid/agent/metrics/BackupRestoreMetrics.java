@@ -174,7 +174,8 @@ public final class BackupRestoreMetrics {
 
   /**
    * What the store holds when this member starts writing snapshots: the newest full snapshot
-   * and the deltas after it (upstream reads the same when its snapshotter starts).
+   * and the deltas after it (upstream reads the same when its snapshotter starts). Deltas
+   * after the full snapshot mean changes no full snapshot holds: a full one is required.
    */
   public void storeResumed(Snapshot latestFull, List<Snapshot> deltasAfter) {
     latestTimestamp.series(KIND_FULL).set(latestFull.createdOn().getEpochSecond());
@@ -182,6 +183,9 @@ public final class BackupRestoreMetrics {
     latestTimestamp.series(KIND_INCR).set(latest.createdOn().getEpochSecond());
     latestRevision.series(kind(latest.kind())).set(latest.endRevision());
     latestDeltas.series().set(deltasAfter.size());
+    if (!deltasAfter.isEmpty()) {
+      required.series(KIND_FULL).set(1);
+    }
     latestDeltaRevisions.series().set(deltasAfter.isEmpty() ? 0
         : latest.endRevision() - deltasAfter.get(0).startRevision());
   }
@@ -244,11 +248,6 @@ public final class BackupRestoreMetrics {
 
   private static double seconds(Duration took) {
     return took.toNanos() / 1e9;
-  }
-
-  /** The value of one series, for tests and the snapshot listener. */
-  double value(String family, String... labelValues) {
-    return families.get(family).series(labelValues).value();
   }
 
   /** Runs {@code operation} and reports its outcome and duration to {@code recorder}. */

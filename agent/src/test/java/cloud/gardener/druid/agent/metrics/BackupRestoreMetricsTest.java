@@ -169,6 +169,7 @@ class BackupRestoreMetricsTest {
     assertThat(scrape.value("etcdbr_snapshot_latest_revision", Map.of("kind", "Incr")))
         .hasValue(180.0);
     assertThat(scrape.value("etcdbr_snapstore_latest_deltas_total", Map.of())).hasValue(2.0);
+    assertThat(scrape.value("etcdbr_snapshot_required", Map.of("kind", "Full"))).hasValue(1.0);
     assertThat(scrape.value("etcdbr_snapstore_latest_deltas_revisions_total", Map.of()))
         .hasValue(79.0);
   }

@@ -15,17 +15,16 @@ import cloud.gardener.druid.agent.init.Initializer;
 import cloud.gardener.druid.agent.init.PeerUrlUpdate;
 import cloud.gardener.druid.agent.init.StartPlan;
 import cloud.gardener.druid.agent.lease.LeaseRenewer;
+import cloud.gardener.druid.agent.metrics.AgentMetrics;
+import cloud.gardener.druid.agent.metrics.SnapshotMetrics;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
-import cloud.gardener.druid.agent.snapshot.SnapshotMetrics;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -55,8 +54,7 @@ public final class Agent implements AutoCloseable {
 
   private final AgentConfig config;
   private final Redirect etcdOutput;
-  private final PrometheusMeterRegistry metrics =
-      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final AgentMetrics metrics = new AgentMetrics();
   private final Semaphore initTrigger = new Semaphore(0);
   private final Optional<SnapshotStore> store;
   private volatile InitStatus initStatus = InitStatus.New;
@@ -138,7 +136,7 @@ public final class Agent implements AutoCloseable {
     GuardFile guard = new GuardFile(member.namespace(), member.etcdName());
     DataDirValidator validator = new DataDirValidator(config.etcd().etcdutl(), guard);
     Optional<Restorer> restorer = store.map(s -> new Restorer(s, config.etcd(), member));
-    return new Initializer(member, validator, guard, store, restorer);
+    return new Initializer(member, validator, guard, store, restorer, metrics.backupRestore());
   }
 
   private void startEtcd(StartPlan plan) throws IOException {
@@ -153,13 +151,14 @@ public final class Agent implements AutoCloseable {
 
   private void startServices(StartPlan plan) {
     if (plan.outcome() == StartPlan.Outcome.JOINED_AS_LEARNER) {
-      promoter = new LearnerPromoter(client, config.member());
+      metrics.backupRestore().learner(true);
+      promoter = new LearnerPromoter(client, config.member(), metrics.backupRestore());
       promoter.start();
     } else {
       peerUrl = new PeerUrlUpdate(config.member());
       peerUrl.afterStart(client);
     }
-    SnapshotListener listener = new SnapshotMetrics(metrics);
+    SnapshotListener listener = new SnapshotMetrics(metrics.backupRestore());
     if (config.leases()) {
       leases = LeaseRenewer.start(config, client);
       listener = leases.and(listener);
@@ -170,7 +169,8 @@ public final class Agent implements AutoCloseable {
           new StoreIdentity(config.member().namespace(), config.member().etcdName()));
       scheduler.start();
     }
-    Defragmenter defragmenter = new Defragmenter(client, config.member());
+    Defragmenter defragmenter = new Defragmenter(client, config.member(),
+        metrics.backupRestore());
     defrag = new CronRunner("defragmentation", config.defragSchedule(),
         defragmenter::runIfLeader);
     defrag.start();
@@ -207,7 +207,7 @@ public final class Agent implements AutoCloseable {
     return store;
   }
 
-  public PrometheusMeterRegistry metrics() {
+  public AgentMetrics metrics() {
     return metrics;
   }
 
@@ -252,6 +252,7 @@ public final class Agent implements AutoCloseable {
     }
     closeQuietly(client);
     store.ifPresent(Agent::closeQuietly);
+    closeQuietly(metrics);
   }
 
   /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */

@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import java.net.URI;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,12 +23,14 @@ final class LearnerPromoter implements AutoCloseable {
 
   private final MemberClient self;
   private final MemberConfig member;
+  private final BackupRestoreMetrics metrics;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "promote"));
 
-  LearnerPromoter(MemberClient self, MemberConfig member) {
+  LearnerPromoter(MemberClient self, MemberConfig member, BackupRestoreMetrics metrics) {
     this.self = self;
     this.member = member;
+    this.metrics = metrics;
   }
 
   void start() {
@@ -38,6 +41,7 @@ final class LearnerPromoter implements AutoCloseable {
     try {
       MemberStatus status = self.status();
       if (!status.learner()) {
+        metrics.learner(false);
         LOG.info("{} is a voting member", member.name());
         executor.shutdown();
         return;
@@ -65,7 +69,11 @@ final class LearnerPromoter implements AutoCloseable {
 
   private void promoteVia(URI voter, long id) throws EtcdException {
     try (MemberClient client = new MemberClient(voter, member.clientTls())) {
-      client.promote(id);
+      BackupRestoreMetrics.timed(metrics::memberPromoted, () -> {
+        client.promote(id);
+        return null;
+      });
+      metrics.learner(false);
       LOG.info("promoted learner {} ({})", member.name(), MemberStatus.hex(id));
     }
   }

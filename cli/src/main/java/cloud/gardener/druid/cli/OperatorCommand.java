@@ -2,8 +2,11 @@ package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
+import cloud.gardener.druid.operator.metrics.MetricsServer;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -59,8 +62,14 @@ final class OperatorCommand implements Callable<Integer> {
           + " installs them with the Helm chart.")
   boolean installCrds;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      defaultValue = "" + MetricsServer.DEFAULT_PORT,
+      description = "Port of /metrics, /healthz and /readyz on all interfaces"
+          + " (default: ${DEFAULT-VALUE}, as upstream's chart; -1: none).")
+  int metricsPort;
+
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws InterruptedException, IOException {
     KubernetesClient client = KubeClients.create(kubeconfig);
     if (installCrds) {
       CrdInstaller.install(client, "etcd-druid");
@@ -69,8 +78,13 @@ final class OperatorCommand implements Callable<Integer> {
         image == null ? OperatorSettings.DEFAULT_IMAGE : image, localStoreRoot);
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
+    MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(
+        new InetSocketAddress(metricsPort), operator.metrics()::scrape, operator::ready);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (metrics != null) {
+        metrics.close();
+      }
       operator.close();
       client.close();
       stopped.countDown();

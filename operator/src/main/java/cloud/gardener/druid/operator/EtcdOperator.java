@@ -16,6 +16,7 @@ import cloud.gardener.druid.operator.etcd.EtcdCleanup;
 import cloud.gardener.druid.operator.etcd.EtcdReconciler;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.etcd.RolloutExecutor;
+import cloud.gardener.druid.operator.metrics.OperatorMetrics;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
@@ -46,6 +47,7 @@ public final class EtcdOperator implements AutoCloseable {
   private final LeaderElection leaderElection = new LeaderElection(LeaderElection.newIdentity(),
       () -> new Thread(() -> System.exit(1), "leader-lost-exit").start());
   private final EtcdOpsTaskReconciler tasks;
+  private final OperatorMetrics metrics = new OperatorMetrics();
   private final RolloutExecutor rolloutExecutor;
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
     Thread t = new Thread(r, "agent-client");
@@ -62,7 +64,7 @@ public final class EtcdOperator implements AutoCloseable {
     this.client = client;
     this.options = options;
     this.operator = new Operator(o -> {
-      o.withKubernetesClient(client).withCloseClientOnStop(false);
+      o.withKubernetesClient(client).withCloseClientOnStop(false).withMetrics(metrics.josdk());
       if (options.leaderElection()) {
         o.withLeaderElectionConfiguration(
             leaderElection.configuration(options.leaderElectionNamespace()));
@@ -104,6 +106,16 @@ public final class EtcdOperator implements AutoCloseable {
     operator.start();
   }
 
+  /** Reconcile, per-Etcd, process and JVM metrics, served by {@code MetricsServer}. */
+  public OperatorMetrics metrics() {
+    return metrics;
+  }
+
+  /** Ready once started; a standby replica is ready too (it serves by taking over). */
+  public boolean ready() {
+    return operator.getRuntimeInfo().isStarted();
+  }
+
   /** This process's leader-election identity; its events name it as reporting instance. */
   public String identity() {
     return leaderElection.identity();
@@ -123,5 +135,6 @@ public final class EtcdOperator implements AutoCloseable {
       leaderElection.release(client, options.leaderElectionNamespace());
     }
     agentCalls.shutdownNow();
+    metrics.close();
   }
 }

@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import io.etcd.jetcd.cluster.Member;
 import java.net.URI;
 import java.util.List;
@@ -21,10 +22,12 @@ public final class Defragmenter {
 
   private final MemberClient self;
   private final MemberConfig member;
+  private final BackupRestoreMetrics metrics;
 
-  public Defragmenter(MemberClient self, MemberConfig member) {
+  public Defragmenter(MemberClient self, MemberConfig member, BackupRestoreMetrics metrics) {
     this.self = self;
     this.member = member;
+    this.metrics = metrics;
   }
 
   /** Defragments the cluster when this member leads; does nothing otherwise. */
@@ -45,15 +48,24 @@ public final class Defragmenter {
       LOG.info("moved leadership to {} before defragmenting {}", followers.get(0).getName(),
           member.name());
     }
-    self.defragment();
+    defragment(self, metrics);
     LOG.info("defragmented {}", member.name());
   }
 
   private void defragment(URI clientUrl, String name) throws EtcdException {
     try (MemberClient other = new MemberClient(clientUrl, member.clientTls())) {
-      other.defragment();
+      defragment(other, metrics);
       LOG.info("defragmented {}", name);
     }
   }
 
+  /** Defragments the member behind {@code client}, timed by its endpoint as upstream does. */
+  public static void defragment(MemberClient client, BackupRestoreMetrics metrics)
+      throws EtcdException {
+    String endpoint = client.endpoint().toString();
+    BackupRestoreMetrics.timed((ok, took) -> metrics.defragmented(endpoint, ok, took), () -> {
+      client.defragment();
+      return null;
+    });
+  }
 }

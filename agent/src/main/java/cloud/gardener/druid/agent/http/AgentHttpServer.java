@@ -8,10 +8,12 @@ import static cloud.gardener.druid.agent.http.Exchanges.text;
 
 import cloud.gardener.druid.agent.Agent;
 import cloud.gardener.druid.agent.InitStatus;
+import cloud.gardener.druid.agent.defrag.Defragmenter;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
@@ -66,14 +68,15 @@ public final class AgentHttpServer implements AutoCloseable {
     route(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, this::snapshotDelta);
     route(AgentApi.SNAPSHOT_LATEST, GET, this::snapshotLatest);
     route(AgentApi.CONFIG, GET, e -> json(e, 200, agent.etcdConfig()));
-    route(AgentApi.METRICS, GET, e -> Exchanges.send(e, 200, "text/plain; version=0.0.4",
+    route(AgentApi.METRICS, GET, e -> Exchanges.send(e, 200,
+        "text/plain; version=0.0.4; charset=utf-8",
         agent.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     route(AgentApi.MEMBER_STATUS, GET, this::memberStatus);
     route(AgentApi.MEMBER_MOVE_LEADER, POST, this::moveLeader);
     route(AgentApi.MEMBER_PROMOTE, POST, this::promote);
     route(AgentApi.MEMBER_REMOVE, POST, this::remove);
     route(AgentApi.DEFRAGMENT, POST, e -> {
-      etcd().defragment();
+      Defragmenter.defragment(etcd(), agent.metrics().backupRestore());
       json(e, 200, Map.of("defragmented", agent.config().member().name()));
     });
   }
@@ -204,13 +207,21 @@ public final class AgentHttpServer implements AutoCloseable {
 
   private void promote(HttpExchange e) throws Exception {
     long id = MemberStatus.parseHex(required(e, "id"));
-    etcd().promote(id);
+    MemberClient etcd = etcd();
+    BackupRestoreMetrics.timed(agent.metrics().backupRestore()::memberPromoted, () -> {
+      etcd.promote(id);
+      return null;
+    });
     json(e, 200, Map.of("promoted", MemberStatus.hex(id)));
   }
 
   private void remove(HttpExchange e) throws Exception {
     long id = MemberStatus.parseHex(required(e, "id"));
-    etcd().remove(id);
+    MemberClient etcd = etcd();
+    BackupRestoreMetrics.timed(agent.metrics().backupRestore()::memberRemoved, () -> {
+      etcd.remove(id);
+      return null;
+    });
     json(e, 200, Map.of("removed", MemberStatus.hex(id)));
   }
 

@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.etcd.ClusterState;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import io.etcd.jetcd.cluster.Member;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -108,7 +109,8 @@ final class ClusterJoiner {
     closer.start();
   }
 
-  StartPlan join(MemberClient cluster) throws EtcdException {
+  /** Joins; the member removal and the learner addition are timed into {@code metrics}. */
+  StartPlan join(MemberClient cluster, BackupRestoreMetrics metrics) throws EtcdException {
     URI selfPeerUrl = member.advertisePeerUrl();
     Optional<Member> existing = cluster.members().stream()
         .filter(m -> m.getName().equals(member.name()) || m.getPeerURIs().contains(selfPeerUrl))
@@ -116,11 +118,16 @@ final class ClusterJoiner {
     if (existing.isPresent() && !existing.get().getName().isEmpty()) {
       LOG.info("removing stale member {} ({}) before joining anew", member.name(),
           MemberStatus.hex(existing.get().getId()));
-      cluster.remove(existing.get().getId());
+      long staleId = existing.get().getId();
+      BackupRestoreMetrics.timed(metrics::memberRemoved, () -> {
+        cluster.remove(staleId);
+        return null;
+      });
       existing = Optional.empty();
     }
     if (existing.isEmpty()) {
-      Member added = cluster.addLearner(selfPeerUrl);
+      Member added = BackupRestoreMetrics.timed(metrics::learnerAdded,
+          () -> cluster.addLearner(selfPeerUrl));
       LOG.info("added {} as learner {}", member.name(), MemberStatus.hex(added.getId()));
     }
     return new StartPlan(ClusterState.EXISTING, clusterOf(cluster.members()),

@@ -6,6 +6,8 @@ import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.init.DataDirValidator.Result;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics.RestoreKind;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.restore.Restorer;
@@ -18,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -44,9 +47,11 @@ public final class Initializer {
   private final GuardFile guard;
   private final Optional<SnapshotStore> store;
   private final Optional<Restorer> restorer;
+  private final BackupRestoreMetrics metrics;
 
   public Initializer(MemberConfig member, DataDirValidator validator, GuardFile guard,
-      Optional<SnapshotStore> store, Optional<Restorer> restorer) {
+      Optional<SnapshotStore> store, Optional<Restorer> restorer, BackupRestoreMetrics metrics) {
+    this.metrics = metrics;
     this.member = member;
     this.validator = validator;
     this.guard = guard;
@@ -57,7 +62,17 @@ public final class Initializer {
   public StartPlan initialize(Mode mode)
       throws GuardMismatchException, RestoreException, IOException, EtcdException {
     Path dataDir = member.dataDir();
-    Result result = validator.validate(dataDir, mode, newestBackupRevision());
+    metrics.clusterSize(member.initialCluster().size());
+    Optional<Long> newestBackup = newestBackupRevision();
+    long started = System.nanoTime();
+    Result result;
+    try {
+      result = validator.validate(dataDir, mode, newestBackup);
+    } catch (GuardMismatchException | IOException | RuntimeException e) {
+      metrics.validated(false, since(started));
+      throw e;
+    }
+    metrics.validated(true, since(started));
     if (result.isValid()) {
       guard.writeTo(dataDir);
       new PeerUrlUpdate(member).beforeStart();
@@ -90,8 +105,16 @@ public final class Initializer {
   private StartPlan restoreOrStartNew(Result result) throws RestoreException, IOException {
     Map<String, URI> self = Map.of(member.name(), member.advertisePeerUrl());
     if (restorer.isPresent()) {
-      Optional<RestorePlan> restored = restorer.get().restore(this::writeGuard);
+      long started = System.nanoTime();
+      Optional<RestorePlan> restored;
+      try {
+        restored = restorer.get().restore(this::writeGuard);
+      } catch (RestoreException | RuntimeException e) {
+        metrics.restored(RestoreKind.SINGLE_NODE, false, since(started));
+        throw e;
+      }
       if (restored.isPresent()) {
+        metrics.restored(RestoreKind.SINGLE_NODE, true, since(started));
         return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.RESTORED);
       }
     }
@@ -101,11 +124,18 @@ public final class Initializer {
   }
 
   private StartPlan joinOrBootstrap(Result result) throws IOException, EtcdException {
-    Optional<MemberClient> cluster = new ClusterJoiner(member).findRunningCluster();
+    ClusterJoiner joiner = new ClusterJoiner(member);
+    Optional<MemberClient> cluster = joiner.findRunningCluster();
     if (cluster.isPresent()) {
+      long started = System.nanoTime();
       try (MemberClient client = cluster.get()) {
         wipe();
-        return new ClusterJoiner(member).join(client);
+        StartPlan joined = joiner.join(client, metrics);
+        metrics.restored(RestoreKind.SINGLE_MEMBER, true, since(started));
+        return joined;
+      } catch (IOException | EtcdException | RuntimeException e) {
+        metrics.restored(RestoreKind.SINGLE_MEMBER, false, since(started));
+        throw e;
       }
     }
     if (result.state() == Result.State.MISSING) {
@@ -148,6 +178,10 @@ public final class Initializer {
           + ") and the backup store holds no snapshot to restore; move "
           + member.dataDir() + " away to start this member empty");
     }
+  }
+
+  private static Duration since(long startedNanos) {
+    return Duration.ofNanos(System.nanoTime() - startedNanos);
   }
 
   private void wipe() throws IOException {

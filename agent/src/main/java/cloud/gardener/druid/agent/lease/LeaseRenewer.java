@@ -87,23 +87,6 @@ public final class LeaseRenewer implements SnapshotListener, AutoCloseable {
   public void failed(Snapshot.Kind kind, Exception error) {
   }
 
-  /** This renewer and {@code other}, both told about every snapshot. */
-  public SnapshotListener and(SnapshotListener other) {
-    LeaseRenewer self = this;
-    return new SnapshotListener() {
-      @Override
-      public void written(Snapshot snapshot) {
-        self.written(snapshot);
-        other.written(snapshot);
-      }
-
-      @Override
-      public void failed(Snapshot.Kind kind, Exception error) {
-        other.failed(kind, error);
-      }
-    };
-  }
-
   @Override
   public void close() {
     executor.shutdownNow();

@@ -100,6 +100,9 @@ public final class SnapshotScheduler implements AutoCloseable {
       if (!now.isBefore(nextGc)) {
         collectGarbage();
       }
+      if (deltas != null && deltas.bufferedBytes() > 0) {
+        listener.eventsBuffered();
+      }
     } catch (Exception e) {
       LOG.warn("snapshot cycle failed: {}", e.getMessage());
     }
@@ -123,6 +126,9 @@ public final class SnapshotScheduler implements AutoCloseable {
       takeFullAndRestartDeltas(false);
       return;
     }
+    listener.resumed(lastFull.get(), existing.stream()
+        .filter(s -> !s.isFull() && s.startRevision() > lastFull.get().endRevision())
+        .sorted(Snapshot.ORDER).toList());
     long last = existing.stream().mapToLong(Snapshot::endRevision).max().orElse(0);
     startDeltas(last + 1);
     nextFull = nextFullAfter(lastFull.get().createdOn());
@@ -145,9 +151,25 @@ public final class SnapshotScheduler implements AutoCloseable {
     }
   }
 
+  /** Takes a full snapshot and tells the listener its outcome and duration. */
   private Snapshot takeFull(boolean isFinal) throws IOException, EtcdException {
-    ensureOwnership();
-    return fullSnapshotter.take(isFinal);
+    long started = System.nanoTime();
+    Snapshot full;
+    try {
+      ensureOwnership();
+      full = fullSnapshotter.take(isFinal);
+    } catch (IOException | EtcdException | RuntimeException e) {
+      listener.timed(Snapshot.Kind.FULL, false, since(started));
+      listener.failed(Snapshot.Kind.FULL, e);
+      throw e;
+    }
+    listener.timed(Snapshot.Kind.FULL, true, since(started));
+    listener.written(full);
+    return full;
+  }
+
+  private static Duration since(long startedNanos) {
+    return Duration.ofNanos(System.nanoTime() - startedNanos);
   }
 
   private Instant nextFullAfter(Instant last) {
@@ -158,14 +180,7 @@ public final class SnapshotScheduler implements AutoCloseable {
     if (deltas != null && deltas.failure().isEmpty()) {
       flushDeltas();
     }
-    Snapshot full;
-    try {
-      full = takeFull(isFinal);
-    } catch (IOException | EtcdException | RuntimeException e) {
-      listener.failed(Snapshot.Kind.FULL, e);
-      throw e;
-    }
-    listener.written(full);
+    Snapshot full = takeFull(isFinal);
     nextFull = nextFullAfter(full.createdOn());
     stopDeltas();
     startDeltas(full.endRevision() + 1);
@@ -199,11 +214,16 @@ public final class SnapshotScheduler implements AutoCloseable {
 
   private Optional<Snapshot> flushDeltas() throws IOException {
     nextDelta = clock.instant().plus(policy.deltaPeriod());
+    long started = System.nanoTime();
     try {
       Optional<Snapshot> delta = deltas.flush();
-      delta.ifPresent(listener::written);
+      if (delta.isPresent()) {
+        listener.timed(Snapshot.Kind.INCR, true, since(started));
+        listener.written(delta.get());
+      }
       return delta;
     } catch (IOException | RuntimeException e) {
+      listener.timed(Snapshot.Kind.INCR, false, since(started));
       listener.failed(Snapshot.Kind.INCR, e);
       throw e;
     }
@@ -214,9 +234,16 @@ public final class SnapshotScheduler implements AutoCloseable {
     List<Snapshot> doomed = GarbageCollector.toDelete(store.list(), policy.gcPolicy(),
         policy.maxBackups(), policy.deltaRetention(), clock.instant());
     for (Snapshot snapshot : doomed) {
-      store.delete(snapshot);
+      try {
+        store.delete(snapshot);
+        listener.collected(snapshot, null);
+      } catch (IOException | RuntimeException e) {
+        listener.collected(snapshot, e);
+        throw e;
+      }
     }
     int abandoned = store.deleteAbandonedUploads(clock.instant().minus(ABANDONED_AFTER));
+    listener.abandonedUploadsCollected(abandoned);
     if (!doomed.isEmpty() || abandoned > 0) {
       LOG.info("garbage collection deleted {} snapshots and {} abandoned uploads",
           doomed.size(), abandoned);
@@ -229,15 +256,7 @@ public final class SnapshotScheduler implements AutoCloseable {
       if (deltas != null) {
         return takeFullAndRestartDeltas(isFinal);
       }
-      Snapshot full;
-      try {
-        full = takeFull(isFinal);
-      } catch (IOException | EtcdException | RuntimeException e) {
-        listener.failed(Snapshot.Kind.FULL, e);
-        throw e;
-      }
-      listener.written(full);
-      return full;
+      return takeFull(isFinal);
     });
   }
 

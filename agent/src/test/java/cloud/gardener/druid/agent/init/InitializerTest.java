@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.util.FreePorts;
@@ -53,6 +54,6 @@ class InitializerTest {
         Optional.empty(), Optional.empty());
     GuardFile guard = new GuardFile("ns", "main");
     return new Initializer(member, new DataDirValidator(work.resolve("no-etcdutl"), guard), guard,
-        store.map(s -> s), Optional.empty());
+        store.map(s -> s), Optional.empty(), new BackupRestoreMetrics());
   }
 }

@@ -74,7 +74,8 @@ class SingleMemberAgentIT {
           + StoreIdentity.OBJECT_NAME))).as("the empty prefix is claimed")
           .contains("\"namespace\":\"default\"").contains("\"etcd\":\"etcd-test\"");
       assertThat(agent.get(AgentApi.METRICS).body())
-          .contains("druid_agent_snapshots_total{kind=\"full\",result=\"succeeded\"}");
+          .containsPattern("\netcdbr_snapshot_duration_seconds_count\\{kind=\"Full\","
+              + "succeeded=\"true\"\\} [1-9]");
 
       putKeys(etcd, "/after/", 0, 500);
       etcd.client().getKVClient().delete(cloud.gardener.druid.agent.testing.LocalEtcd
@@ -95,6 +96,8 @@ class SingleMemberAgentIT {
       assertThat(value(etcd, "/before/42")).isEmpty();
       assertThat(agent.get(AgentApi.INITIALIZATION_STATUS).body()).isEqualTo("Successful");
       assertThat(agent.log()).contains("initialisation done: RESTORED");
+      assertThat(agent.get(AgentApi.METRICS).body()).contains("etcdbr_restoration_duration"
+          + "_seconds_count{restore=\"single_node\",succeeded=\"true\"} 1\n");
       assertThat(agent.get(AgentApi.MEMBER_STATUS).body()).contains("\"role\":\"Leader\"");
       assertThat(agent.get(AgentApi.HEALTHZ).body()).isEqualTo("{\"health\":true}");
       assertThat(JSON.readTree(agent.get(AgentApi.CONFIG).body()).path("initial-cluster-state")
@@ -151,6 +154,8 @@ class SingleMemberAgentIT {
           assertThat(countPrefix(etcd, "/s3/")).isEqualTo(1_000);
         }
         assertThat(agent.log()).contains("initialisation done: RESTORED");
+        assertThat(agent.get(AgentApi.METRICS).body()).contains("etcdbr_restoration_duration"
+            + "_seconds_count{restore=\"single_node\",succeeded=\"true\"} 1\n");
         agent.stop();
       }
     }

@@ -147,6 +147,15 @@ class ThreeMemberAgentIT {
 
     assertThat(agents[2].log()).contains("initialisation done: JOINED_AS_LEARNER")
         .contains("promoted learner etcd-test-2");
+    assertThat(agents[2].get(AgentApi.METRICS).body()).as("etcd-backup-restore's rejoin metrics")
+        .contains("\netcdbr_cluster_size 3\n")
+        .contains("\netcdbr_is_learner 0\n")
+        .contains("\netcdbr_is_learner_count_total{succeeded=\"true\"} 1\n")
+        .contains("\netcdbr_member_remove_duration_seconds_count{succeeded=\"true\"} 1\n")
+        .contains("\netcdbr_add_learner_duration_seconds_count{succeeded=\"true\"} 1\n")
+        .contains("\netcdbr_member_promote_duration_seconds_count{succeeded=\"true\"} 1\n")
+        .contains("\netcdbr_restoration_duration_seconds_count{restore=\"single_member\","
+            + "succeeded=\"true\"} 1\n");
     assertThat(status(2).path("id").asText()).isNotEqualTo(oldId);
     try (MemberClient etcd = etcd(2)) {
       assertThat(countPrefix(etcd, "/data/")).isEqualTo(2_500);

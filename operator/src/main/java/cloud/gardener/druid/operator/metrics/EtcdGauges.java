@@ -1,0 +1,122 @@
+package cloud.gardener.druid.operator.metrics;
+
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Gauges of each Etcd, computed from the Etcd as the operator last saw it (the status it
+ * wrote), so they cost no API call: registered when an Etcd is first seen, updated with each
+ * newer version, removed when it is gone. Labelled {@code etcd_namespace} (the label Gardener
+ * federates etcd-druid's metrics by, as upstream's compaction metrics carry it) and
+ * {@code etcd}.
+ */
+public final class EtcdGauges {
+
+  public static final String MEMBERS_READY = "etcddruid_etcd_members_ready";
+  public static final String REPLICAS = "etcddruid_etcd_replicas";
+  public static final String ROLLOUT_IN_PROGRESS = "etcddruid_etcd_rollout_in_progress";
+  public static final String VOLUME_OPERATION_PHASE = "etcddruid_etcd_volume_operation_phase";
+
+  /** Every phase of {@code status.volumeOperation}, one series each (1 for the current). */
+  static final List<String> PHASES = List.of(VolumeOperation.PHASE_SNAPSHOT_PENDING,
+      VolumeOperation.PHASE_SNAPSHOTTED, VolumeOperation.PHASE_REPLACING,
+      VolumeOperation.PHASE_EXPANDING, VolumeOperation.PHASE_REMOVING_MEMBERS,
+      VolumeOperation.PHASE_VOLUMES_DELETED, VolumeOperation.PHASE_RESTORING,
+      VolumeOperation.PHASE_COMPLETED, VolumeOperation.PHASE_FAILED);
+
+  private final MeterRegistry registry;
+  private final Map<String, Tracked> etcds = new ConcurrentHashMap<>();
+
+  public EtcdGauges(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** The newest version of an Etcd seen (an older one, by resourceVersion, never wins). */
+  public void seen(Etcd etcd) {
+    String key = key(etcd.getMetadata().getNamespace(), etcd.getMetadata().getName());
+    Tracked tracked = etcds.computeIfAbsent(key, k -> register(etcd));
+    synchronized (tracked) {
+      if (!olderThan(etcd, tracked.latest)) {
+        tracked.latest = etcd;
+      }
+    }
+  }
+
+  /** By resourceVersion, which the API server takes from etcd's revision (a number). */
+  private static boolean olderThan(Etcd a, Etcd b) {
+    try {
+      return Long.parseLong(a.getMetadata().getResourceVersion())
+          < Long.parseLong(b.getMetadata().getResourceVersion());
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  public void gone(String namespace, String name) {
+    Tracked tracked = etcds.remove(key(namespace, name));
+    if (tracked != null) {
+      tracked.gauges.forEach(registry::remove);
+    }
+  }
+
+  private Tracked register(Etcd etcd) {
+    Tracked tracked = new Tracked(etcd);
+    Tags tags = Tags.of("etcd_namespace", etcd.getMetadata().getNamespace(),
+        "etcd", etcd.getMetadata().getName());
+    tracked.gauges.add(Gauge.builder(MEMBERS_READY, tracked, t -> membersReady(t.latest))
+        .description("Members of the Etcd that are ready (status.readyReplicas).")
+        .tags(tags).register(registry));
+    tracked.gauges.add(Gauge.builder(REPLICAS, tracked, t -> replicas(t.latest))
+        .description("Members the Etcd asks for (spec.replicas).").tags(tags).register(registry));
+    tracked.gauges.add(Gauge.builder(ROLLOUT_IN_PROGRESS, tracked,
+            t -> RolloutCompletion.isComplete(t.latest) ? 0 : 1)
+        .description("1 until the rollout of the Etcd's generation is complete"
+            + " (docs/rollout-contract.md).").tags(tags).register(registry));
+    for (String phase : PHASES) {
+      tracked.gauges.add(Gauge.builder(VOLUME_OPERATION_PHASE, tracked,
+              t -> phase.equals(volumePhase(t.latest)) ? 1 : 0)
+          .description("1 for the phase of status.volumeOperation, 0 for the others.")
+          .tags(tags.and("phase", phase)).register(registry));
+    }
+    return tracked;
+  }
+
+  static double membersReady(Etcd etcd) {
+    EtcdStatus status = etcd.getStatus();
+    return status == null || status.getReadyReplicas() == null ? 0 : status.getReadyReplicas();
+  }
+
+  static double replicas(Etcd etcd) {
+    Integer replicas = etcd.getSpec() == null ? null : etcd.getSpec().getReplicas();
+    return replicas == null ? 0 : replicas;
+  }
+
+  static String volumePhase(Etcd etcd) {
+    EtcdStatus status = etcd.getStatus();
+    return status == null || status.getVolumeOperation() == null ? null
+        : status.getVolumeOperation().getPhase();
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + Objects.requireNonNull(name);
+  }
+
+  private static final class Tracked {
+    private final List<Gauge> gauges = new ArrayList<>();
+    private volatile Etcd latest;
+
+    private Tracked(Etcd etcd) {
+      this.latest = etcd;
+    }
+  }
+}

@@ -73,6 +73,11 @@ public record ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
     return members.stream().filter(MemberObservation::isLeader).findFirst();
   }
 
+  /** The leader when its pod is ready: snapshots and membership changes go through it. */
+  public Optional<MemberObservation> readyLeader() {
+    return leader().filter(MemberObservation::ready);
+  }
+
   /**
    * The member safety gate: empty when every wanted member except {@code except} (may be
    * null) is a ready voting member; else why not, for the first that is not.

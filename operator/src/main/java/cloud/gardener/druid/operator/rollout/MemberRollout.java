@@ -98,8 +98,7 @@ public final class MemberRollout {
         .map(MemberObservation::ordinal).toList();
     if (!running.isEmpty()) {
       OptionalInt via = EtcdDefaults.hasStore(s.etcd())
-          ? s.leader().filter(MemberObservation::ready)
-              .map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
+          ? s.readyLeader().map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
           : OptionalInt.empty();
       Optional<VolumeOperation> record = deleteVolumes && via.isPresent()
           ? Optional.of(volumes.hibernationRecord(s)) : Optional.empty();
@@ -143,7 +142,7 @@ public final class MemberRollout {
    * observation tries again.
    */
   private Optional<RolloutAction> promoteLearner(ClusterSnapshot s) {
-    Optional<MemberObservation> via = s.leader().filter(MemberObservation::ready)
+    Optional<MemberObservation> via = s.readyLeader()
         .or(() -> s.members().stream().filter(MemberObservation::votes).findFirst());
     if (via.isEmpty()) {
       return Optional.empty();

@@ -95,7 +95,7 @@ final class ReplacementFlow {
   }
 
   private static RolloutAction snapshotFirst(ClusterSnapshot s, VolumeOperation op) {
-    Optional<MemberObservation> leader = s.leader().filter(MemberObservation::ready);
+    Optional<MemberObservation> leader = s.readyLeader();
     if (leader.isEmpty()) {
       return new Wait("a ready leader to take the full snapshot before volumes are replaced");
     }

@@ -38,6 +38,14 @@ class MemberRolloutTest {
   }
 
   @Test
+  void aRestartSaysWhyTheMemberRestarts() {
+    FakeCluster c = threeMembers("old", 0);
+    RolloutAction first = rollout.next(c.snapshot(), c.desired());
+    assertThat(first).isEqualTo(new RestartMember(2, "etcd-2", RestartReason.SPEC_CHANGED));
+    assertThat(first.describe()).contains("etcd-2", RestartReason.SPEC_CHANGED.text());
+  }
+
+  @Test
   void waitsWhileAFollowerLagsBehindTheLeader() {
     FakeCluster c = threeMembers("old", 0);
     c.members.get(0).raftIndex = 10_000;

@@ -22,7 +22,7 @@ import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.EtcdOpsTaskReconciler;
-import cloud.gardener.druid.operator.task.VolumeTasks;
+import cloud.gardener.druid.operator.task.VolumeHandshake;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -76,13 +76,14 @@ public final class EtcdOperator implements AutoCloseable {
         new DisruptionBudgetComponent(client), new ServicesComponent(client),
         new ConfigMapComponent(client));
     Clock clock = Clock.systemUTC();
-    EtcdObserver observer = new EtcdObserver(client, agents, options.settings(), agentCalls, clock,
-        VolumeTasks.source(client));
+    EtcdObserver observer = new EtcdObserver(client, agents, agentCalls, clock,
+        VolumeHandshake.source(client));
     this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events);
     EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
         new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
         rolloutExecutor,
-        new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events);
+        new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events,
+        options.settings());
     operator.register(reconciler, c -> {
       watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(5));

@@ -3,7 +3,9 @@ package cloud.gardener.druid.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Progress of a volume change (an addition): recorded before each disruptive step so that an
@@ -28,6 +30,33 @@ public class VolumeOperation {
   public static final String PHASE_RESTORING = "Restoring";
   public static final String PHASE_COMPLETED = "Completed";
   public static final String PHASE_FAILED = "Failed";
+
+  /**
+   * The operations the operator records (growth in place is not recorded). Each maps to the
+   * string of {@code type}, which stays the API field.
+   */
+  public enum Kind {
+    REPLACE(TYPE_REPLACE),
+    REPLACE_MEMBER_VOLUME(TYPE_REPLACE_MEMBER_VOLUME),
+    RECOVER_FROM_QUORUM_LOSS(TYPE_RECOVER_FROM_QUORUM_LOSS),
+    HIBERNATE_DELETE_VOLUMES(TYPE_HIBERNATE_DELETE_VOLUMES);
+
+    private final String type;
+
+    Kind(String type) {
+      this.type = type;
+    }
+
+    /** The value of {@code status.volumeOperation.type}. */
+    public String type() {
+      return type;
+    }
+
+    /** The kind named by {@code type}; empty for a type this operator does not record. */
+    public static Optional<Kind> of(String type) {
+      return Arrays.stream(values()).filter(k -> k.type.equals(type)).findFirst();
+    }
+  }
 
   @JsonPropertyDescription("Replace, Expand, ReplaceMemberVolume, RecoverFromQuorumLoss or"
       + " HibernateDeleteVolumes.")
@@ -60,6 +89,32 @@ public class VolumeOperation {
 
   public void setType(String type) {
     this.type = type;
+  }
+
+  /** The typed {@link #getType()}; empty for a type this operator does not record. */
+  public Optional<Kind> kind() {
+    return Kind.of(type);
+  }
+
+  /** A field-by-field copy (the list of completed members is shared: it is never mutated). */
+  public VolumeOperation copy() {
+    VolumeOperation c = new VolumeOperation();
+    c.type = type;
+    c.task = task;
+    c.generation = generation;
+    c.phase = phase;
+    c.snapshotRevision = snapshotRevision;
+    c.currentMember = currentMember;
+    c.completedMembers = completedMembers;
+    c.startedAt = startedAt;
+    return c;
+  }
+
+  /** A copy in {@code phase}. */
+  public VolumeOperation withPhase(String phase) {
+    VolumeOperation c = copy();
+    c.phase = phase;
+    return c;
   }
 
   public String getTask() {

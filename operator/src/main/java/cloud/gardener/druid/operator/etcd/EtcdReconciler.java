@@ -6,6 +6,8 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.component.Component;
+import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
@@ -59,10 +61,12 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final boolean autoReconcile;
   private final Clock clock;
   private final VolumeEvents volumeEvents;
+  private final OperatorSettings settings;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
       EtcdObserver observer, MemberRollout rollout, RolloutExecutor executor,
-      EtcdCleanup cleanup, boolean autoReconcile, Clock clock, EventRecorder events) {
+      EtcdCleanup cleanup, boolean autoReconcile, Clock clock, EventRecorder events,
+      OperatorSettings settings) {
     this.client = client;
     this.components = List.copyOf(components);
     this.validation = new SpecValidation(client);
@@ -74,13 +78,21 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.autoReconcile = autoReconcile;
     this.clock = clock;
     this.volumeEvents = new VolumeEvents(events);
+    this.settings = settings;
   }
 
   @Override
   public UpdateControl<Etcd> reconcile(Etcd etcd, Context<Etcd> context) {
     OperationRecord op = new OperationRecord(etcd, clock.instant());
     SpecGate gate = SpecGate.decide(etcd, autoReconcile);
-    Optional<Step> step = gate.reconcileSpec() ? reconcileSpec(etcd, op) : Optional.empty();
+    DesiredMembers desired = DesiredMembers.of(etcd, settings);
+    Optional<Step> step;
+    if (gate.reconcileSpec()) {
+      step = reconcileSpec(etcd, desired, op);
+    } else {
+      op.held(gate.reason());
+      step = Optional.empty();
+    }
     Optional<Long> observedGeneration = step.isPresent()
         ? Optional.of(etcd.getMetadata().getGeneration()) : Optional.empty();
     // a step that changed nothing leaves the cluster as observed before it: no second look
@@ -88,7 +100,8 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         .orElseGet(() -> observer.observe(etcd));
     VolumeOperation volumeOperation = step.flatMap(Step::recorded)
         .orElse(after.volumes().recorded().orElse(null));
-    EtcdStatus status = EtcdStatusComputer.compute(after, etcd.getStatus(), observedGeneration,
+    EtcdStatus status = EtcdStatusComputer.compute(after, desired, etcd.getStatus(),
+        observedGeneration,
         op.lastOperation(), op.errors(), volumeOperation);
     statusWriter.write(etcd, status);
     volumeEvents.announce(etcd, status);
@@ -112,7 +125,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
    * Validates and syncs the spec and takes one rollout step. Returns the step, or empty when
    * the children could not all be written for this generation (then observedGeneration stays).
    */
-  private Optional<Step> reconcileSpec(Etcd etcd, OperationRecord op) {
+  private Optional<Step> reconcileSpec(Etcd etcd, DesiredMembers desired, OperationRecord op) {
     List<SpecValidation.Problem> problems = validation.validate(etcd);
     if (!problems.isEmpty()) {
       problems.forEach(p -> op.error(p.code(), p.description()));
@@ -128,7 +141,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       }
     }
     ClusterSnapshot before = observer.observe(etcd);
-    RolloutAction action = rollout.next(before);
+    RolloutAction action = rollout.next(before, desired);
     StepHook.reached(etcd, action);
     RolloutExecutor.Outcome outcome;
     try {

@@ -39,6 +39,15 @@ final class OperationRecord {
     description = what;
   }
 
+  /**
+   * The spec is not acted on ({@link SpecGate}): the description says why, so that a user
+   * waiting for the reconcile annotation sees it; the state of the last run is kept.
+   */
+  void held(String why) {
+    state = state == null ? PROCESSING : state;
+    description = "spec not reconciled: " + why;
+  }
+
   void error(String code, String text) {
     state = ERROR;
     description = text;
@@ -47,10 +56,6 @@ final class OperationRecord {
     e.setDescription(text);
     e.setObservedAt(now.toString());
     errors.add(e);
-  }
-
-  boolean failed() {
-    return !errors.isEmpty();
   }
 
   List<LastError> errors() {

@@ -63,58 +63,137 @@ public final class RolloutExecutor {
    * and answer {@link Outcome.Waiting} until it is taken, so the reconcile thread is free.
    */
   public Outcome execute(ClusterSnapshot s, RolloutAction action) {
-    if (action instanceof RolloutAction.TakeFullSnapshot t) {
-      return takeFullSnapshot(s, t);
-    }
-    if (action instanceof RolloutAction.Hibernate h) {
-      return hibernate(s, h);
-    }
-    return new Outcome.Done(executeNow(s, action));
+    return action.accept(new Steps(s));
   }
 
-  private Optional<VolumeOperation> executeNow(ClusterSnapshot s, RolloutAction action) {
-    Etcd etcd = s.etcd();
-    if (action instanceof RolloutAction.CreateVolumes v) {
-      v.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
-    } else if (action instanceof RolloutAction.CreatePods p) {
-      p.ordinals().forEach(i -> create(MemberPodBuilder.build(etcd, settings, i,
-          p.alone() ? 1 : EtcdDefaults.replicas(etcd))));
-      events.normal(etcd, "MembersCreated", action.describe());
-    } else if (action instanceof RolloutAction.RestartMember r) {
-      events.normal(etcd, "MemberUpdating", action.describe());
-      client.pods().inNamespace(ns(etcd)).withName(r.name()).delete();
-    } else if (action instanceof RolloutAction.MoveLeader m) {
-      agents.moveLeader(endpoint(s, m.fromOrdinal()), m.toMemberId());
-      events.normal(etcd, "LeadershipMoved", action.describe());
-    } else if (action instanceof RolloutAction.PromoteLearner p) {
-      agents.promote(endpoint(s, p.viaOrdinal()), p.memberId());
-      events.normal(etcd, "MemberPromoted", action.describe());
-    } else if (action instanceof RolloutAction.RemoveMember r) {
-      agents.removeMember(endpoint(s, r.viaOrdinal()), r.memberId());
-      events.normal(etcd, "MemberRemoved", action.describe());
-    } else if (action instanceof RolloutAction.DeleteSurplusMember d) {
-      deleteSurplus(etcd, d);
-    } else if (action instanceof RolloutAction.RecordVolumeOperation r) {
-      events.normal(etcd, "VolumeOperation", r.describe());
-      return Optional.of(r.operation());
-    } else if (action instanceof RolloutAction.DeleteMemberAndVolume d) {
-      events.normal(etcd, "VolumeReplacing", action.describe());
-      client.pods().inNamespace(ns(etcd)).withName(d.name()).delete();
-      client.persistentVolumeClaims().inNamespace(ns(etcd)).withName(d.pvcName()).delete();
-    } else if (action instanceof RolloutAction.DeleteMembers d) {
-      events.normal(etcd, "MembersDeleted", action.describe());
-      d.ordinals().forEach(i -> client.pods().inNamespace(ns(etcd))
-          .withName(s.members().get(i).name()).delete());
-    } else if (action instanceof RolloutAction.DeleteVolumes d) {
-      events.normal(etcd, "VolumesDeleted", action.describe());
-      d.pvcNames().forEach(n -> client.persistentVolumeClaims().inNamespace(ns(etcd))
-          .withName(n).delete());
-      return Optional.of(d.then());
-    } else if (action instanceof RolloutAction.ExpandVolumes v) {
-      v.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
-      events.normal(etcd, "VolumesExpanding", action.describe());
+  /** One method for each action type, against the cluster as observed in {@code s}. */
+  private final class Steps implements RolloutAction.Handler<Outcome> {
+
+    private final ClusterSnapshot s;
+    private final Etcd etcd;
+
+    Steps(ClusterSnapshot s) {
+      this.s = s;
+      this.etcd = s.etcd();
     }
-    return Optional.empty();
+
+    private Outcome done() {
+      return new Outcome.Done(Optional.empty());
+    }
+
+    @Override
+    public Outcome done(RolloutAction.Done action) {
+      return done();
+    }
+
+    @Override
+    public Outcome waiting(RolloutAction.Wait action) {
+      return done();
+    }
+
+    @Override
+    public Outcome createVolumes(RolloutAction.CreateVolumes action) {
+      action.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
+      return done();
+    }
+
+    @Override
+    public Outcome createPods(RolloutAction.CreatePods action) {
+      action.ordinals().forEach(i -> create(MemberPodBuilder.build(etcd, settings, i,
+          action.alone() ? 1 : EtcdDefaults.replicas(etcd))));
+      events.normal(etcd, "MembersCreated", action.describe());
+      return done();
+    }
+
+    @Override
+    public Outcome restartMember(RolloutAction.RestartMember action) {
+      events.normal(etcd, "MemberUpdating", action.describe());
+      deletePod(action.name());
+      return done();
+    }
+
+    @Override
+    public Outcome moveLeader(RolloutAction.MoveLeader action) {
+      agents.moveLeader(endpoint(s, action.fromOrdinal()), action.toMemberId());
+      events.normal(etcd, "LeadershipMoved", action.describe());
+      return done();
+    }
+
+    @Override
+    public Outcome promoteLearner(RolloutAction.PromoteLearner action) {
+      agents.promote(endpoint(s, action.viaOrdinal()), action.memberId());
+      events.normal(etcd, "MemberPromoted", action.describe());
+      return done();
+    }
+
+    @Override
+    public Outcome hibernate(RolloutAction.Hibernate action) {
+      return RolloutExecutor.this.hibernate(s, action);
+    }
+
+    @Override
+    public Outcome removeMember(RolloutAction.RemoveMember action) {
+      agents.removeMember(endpoint(s, action.viaOrdinal()), action.memberId());
+      events.normal(etcd, "MemberRemoved", action.describe());
+      return done();
+    }
+
+    @Override
+    public Outcome deleteSurplusMember(RolloutAction.DeleteSurplusMember action) {
+      deletePod(action.name());
+      deleteClaim(EtcdNames.of(etcd).pvc(action.ordinal()));
+      client.resource(LeaseBuilder.member(etcd, action.ordinal())).delete();
+      events.normal(etcd, "MemberDeleted", action.describe());
+      return done();
+    }
+
+    @Override
+    public Outcome recordVolumeOperation(RolloutAction.RecordVolumeOperation action) {
+      events.normal(etcd, "VolumeOperation", action.describe());
+      return new Outcome.Done(Optional.of(action.operation()));
+    }
+
+    @Override
+    public Outcome takeFullSnapshot(RolloutAction.TakeFullSnapshot action) {
+      return RolloutExecutor.this.takeFullSnapshot(s, action);
+    }
+
+    @Override
+    public Outcome deleteMemberAndVolume(RolloutAction.DeleteMemberAndVolume action) {
+      events.normal(etcd, "VolumeReplacing", action.describe());
+      deletePod(action.name());
+      deleteClaim(action.pvcName());
+      return done();
+    }
+
+    @Override
+    public Outcome deleteMembers(RolloutAction.DeleteMembers action) {
+      events.normal(etcd, "MembersDeleted", action.describe());
+      action.ordinals().forEach(i -> deletePod(s.members().get(i).name()));
+      return done();
+    }
+
+    @Override
+    public Outcome deleteVolumes(RolloutAction.DeleteVolumes action) {
+      events.normal(etcd, "VolumesDeleted", action.describe());
+      action.pvcNames().forEach(this::deleteClaim);
+      return new Outcome.Done(Optional.of(action.then()));
+    }
+
+    @Override
+    public Outcome expandVolumes(RolloutAction.ExpandVolumes action) {
+      action.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
+      events.normal(etcd, "VolumesExpanding", action.describe());
+      return done();
+    }
+
+    private void deletePod(String name) {
+      client.pods().inNamespace(ns(etcd)).withName(name).delete();
+    }
+
+    private void deleteClaim(String name) {
+      client.persistentVolumeClaims().inNamespace(ns(etcd)).withName(name).delete();
+    }
   }
 
   private Outcome takeFullSnapshot(ClusterSnapshot s, RolloutAction.TakeFullSnapshot t) {
@@ -173,14 +252,6 @@ public final class RolloutExecutor {
   /** Stops the snapshots still running in the background (the operator is stopping). */
   public void close() {
     snapshotRuns.close();
-  }
-
-  private void deleteSurplus(Etcd etcd, RolloutAction.DeleteSurplusMember d) {
-    EtcdNames names = EtcdNames.of(etcd);
-    client.pods().inNamespace(ns(etcd)).withName(d.name()).delete();
-    client.persistentVolumeClaims().inNamespace(ns(etcd)).withName(names.pvc(d.ordinal())).delete();
-    client.resource(LeaseBuilder.member(etcd, d.ordinal())).delete();
-    events.normal(etcd, "MemberDeleted", d.describe());
   }
 
   /**

@@ -28,6 +28,11 @@ public final class AgentArgs {
     return "--replicas=" + replicas;
   }
 
+  /** Whether member arguments run etcd with peer TLS. */
+  public static boolean peerTls(List<String> args) {
+    return args.stream().anyMatch(a -> a.startsWith("--peer-tls-dir="));
+  }
+
   public static List<String> build(Etcd etcd) {
     EtcdNames names = EtcdNames.of(etcd);
     EtcdConfig ec = EtcdDefaults.etcd(etcd);

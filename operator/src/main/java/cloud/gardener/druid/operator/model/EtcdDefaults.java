@@ -11,7 +11,6 @@ public final class EtcdDefaults {
 
   public static final int CLIENT_PORT = 2379;
   public static final int PEER_PORT = 2380;
-  public static final int WRAPPER_PORT = 9095;
   public static final int AGENT_PORT = 8080;
   public static final String STORAGE_CAPACITY = "16Gi";
   public static final String QUOTA = "8Gi";
@@ -40,10 +39,6 @@ public final class EtcdDefaults {
 
   public static int peerPort(Etcd etcd) {
     return Optional.ofNullable(etcd(etcd).getServerPort()).orElse(PEER_PORT);
-  }
-
-  public static int wrapperPort(Etcd etcd) {
-    return Optional.ofNullable(etcd(etcd).getWrapperPort()).orElse(WRAPPER_PORT);
   }
 
   public static int agentPort(Etcd etcd) {

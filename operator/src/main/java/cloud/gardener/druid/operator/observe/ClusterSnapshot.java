@@ -3,44 +3,39 @@ package cloud.gardener.druid.operator.observe;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.volume.VolumeView;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * One consistent observation of an Etcd's cluster: every decision and every status write is
- * computed from one snapshot, never from separate reads.
+ * computed from one snapshot, never from separate reads. It holds only what was read; what
+ * the spec asks for ({@code model.DesiredMembers}) and the changes that follow from it are
+ * decided by the planners.
  *
  * @param etcd the Etcd as read at the start of the observation
- * @param desiredPodRevision the member-revision the Etcd's spec asks for
- * @param desiredVolumeRevision the volume-revision the Etcd's spec asks for
  * @param members every member that should exist or still exists, by ordinal
- * @param volumes volume changes, the recorded volume operation and the volume task
+ * @param volumes the recorded volume operation, the volume task and the class's expandability
  */
-public record ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desiredVolumeRevision,
-    List<MemberObservation> members, Optional<Lease> fullSnapshotLease,
-    Optional<Lease> deltaSnapshotLease, Instant observedAt, VolumeView volumes) {
+public record ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
+    Optional<Lease> fullSnapshotLease, Optional<Lease> deltaSnapshotLease, Instant observedAt,
+    VolumeView volumes) {
 
-  public ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desiredVolumeRevision,
-      List<MemberObservation> members, Optional<Lease> fullSnapshotLease,
-      Optional<Lease> deltaSnapshotLease, Instant observedAt) {
-    this(etcd, desiredPodRevision, desiredVolumeRevision, members, fullSnapshotLease,
-        deltaSnapshotLease, observedAt, VolumeView.none());
+  public ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
+      Optional<Lease> fullSnapshotLease, Optional<Lease> deltaSnapshotLease, Instant observedAt) {
+    this(etcd, members, fullSnapshotLease, deltaSnapshotLease, observedAt, VolumeView.none());
   }
 
   public ClusterSnapshot withVolumes(VolumeView v) {
-    return new ClusterSnapshot(etcd, desiredPodRevision, desiredVolumeRevision, members,
-        fullSnapshotLease, deltaSnapshotLease, observedAt, v);
+    return new ClusterSnapshot(etcd, members, fullSnapshotLease, deltaSnapshotLease, observedAt,
+        v);
   }
 
   public int replicas() {
     return EtcdDefaults.replicas(etcd);
-  }
-
-  public Quantity desiredCapacity() {
-    return EtcdDefaults.storageCapacity(etcd);
   }
 
   /** Members with ordinal below spec.replicas (existing or not). */
@@ -52,11 +47,6 @@ public record ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desir
   public List<MemberObservation> surplus() {
     return members.stream().filter(m -> m.ordinal() >= replicas())
         .filter(m -> m.podExists() || m.pvc().isPresent()).toList();
-  }
-
-  public boolean updated(MemberObservation m) {
-    return m.podUpdated(desiredPodRevision)
-        && m.volumeUpdated(desiredVolumeRevision, desiredCapacity());
   }
 
   /**
@@ -80,6 +70,48 @@ public record ClusterSnapshot(Etcd etcd, String desiredPodRevision, String desir
   }
 
   public Optional<MemberObservation> leader() {
-    return members.stream().filter(m -> m.agent().map(AgentView::isLeader).orElse(false)).findFirst();
+    return members.stream().filter(MemberObservation::isLeader).findFirst();
+  }
+
+  /** The leader when its pod is ready: snapshots and membership changes go through it. */
+  public Optional<MemberObservation> readyLeader() {
+    return leader().filter(MemberObservation::ready);
+  }
+
+  /**
+   * The member safety gate: empty when every wanted member except {@code except} (may be
+   * null) is a ready voting member; else why not, for the first that is not.
+   */
+  public Optional<String> whyNotAllVote(MemberObservation except) {
+    return wanted().stream().filter(m -> except == null || m.ordinal() != except.ordinal())
+        .map(MemberObservation::whyNotVoting).flatMap(Optional::stream).findFirst();
+  }
+
+  /**
+   * Where leadership moves from {@code from} before {@code from} is disrupted: the wanted
+   * member with the lowest ordinal that votes and also meets {@code also}.
+   */
+  public Optional<MemberObservation> leadershipTarget(MemberObservation from,
+      Predicate<MemberObservation> also) {
+    return wanted().stream().filter(m -> m.ordinal() != from.ordinal() && m.votes() && also.test(m))
+        .findFirst();
+  }
+
+  /**
+   * A ready voting member other than {@code m} through which {@code m}'s membership is changed:
+   * the leader when it votes, else the lowest ordinal.
+   */
+  public Optional<MemberObservation> votingPeer(MemberObservation m) {
+    return wanted().stream().filter(w -> w.ordinal() != m.ordinal() && w.votes())
+        .sorted(Comparator.comparing((MemberObservation w) -> !w.isLeader()))
+        .findFirst();
+  }
+
+  /** The order in which members are disrupted: followers from the highest ordinal, the leader last. */
+  public static List<MemberObservation> rollOrder(List<MemberObservation> members) {
+    return members.stream()
+        .sorted(Comparator.comparing(MemberObservation::isLeader)
+            .thenComparing(Comparator.comparingInt(MemberObservation::ordinal).reversed()))
+        .toList();
   }
 }

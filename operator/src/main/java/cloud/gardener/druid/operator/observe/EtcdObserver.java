@@ -5,7 +5,6 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.volume.StorageClasses;
-import cloud.gardener.druid.operator.volume.VolumeDiff;
 import cloud.gardener.druid.operator.volume.VolumeTaskSource;
 import cloud.gardener.druid.operator.volume.VolumeView;
 import cloud.gardener.druid.operator.agent.AgentClient;
@@ -13,9 +12,6 @@ import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.EtcdNames;
-import cloud.gardener.druid.operator.model.MemberPodBuilder;
-import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
-import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -26,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
@@ -41,21 +36,14 @@ public final class EtcdObserver {
 
   private final KubernetesClient client;
   private final AgentClient agents;
-  private final OperatorSettings settings;
   private final ExecutorService executor;
   private final Clock clock;
   private final VolumeTaskSource tasks;
 
-  public EtcdObserver(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      ExecutorService executor, Clock clock) {
-    this(client, agents, settings, executor, clock, VolumeTaskSource.none());
-  }
-
-  public EtcdObserver(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      ExecutorService executor, Clock clock, VolumeTaskSource tasks) {
+  public EtcdObserver(KubernetesClient client, AgentClient agents, ExecutorService executor,
+      Clock clock, VolumeTaskSource tasks) {
     this.client = client;
     this.agents = agents;
-    this.settings = settings;
     this.executor = executor;
     this.clock = clock;
     this.tasks = tasks;
@@ -81,11 +69,10 @@ public final class EtcdObserver {
           Optional.ofNullable(pvcs.get(i)), view == null ? Optional.empty() : view.join(),
           Optional.ofNullable(leases.get(names.memberLease(i)))));
     }
-    return new ClusterSnapshot(etcd, MemberPodBuilder.revision(etcd, settings),
-        MemberVolumeBuilder.revision(etcd), List.copyOf(members),
+    return new ClusterSnapshot(etcd, List.copyOf(members),
         Optional.ofNullable(leases.get(names.fullSnapshotLease())),
         Optional.ofNullable(leases.get(names.deltaSnapshotLease())), clock.instant(),
-        volumes(etcd, pvcs));
+        volumes(etcd));
   }
 
   /**
@@ -93,22 +80,13 @@ public final class EtcdObserver {
    * server, not from the Etcd the reconcile started with: an informer may not have seen the
    * last record yet, and a flow must never act on an older record than the newest.
    */
-  private VolumeView volumes(Etcd etcd, Map<Integer, PersistentVolumeClaim> pvcs) {
+  private VolumeView volumes(Etcd etcd) {
     Etcd fresh = client.resources(Etcd.class).inNamespace(etcd.getMetadata().getNamespace())
         .withName(etcd.getMetadata().getName()).get();
     Optional<VolumeOperation> recorded = Optional.ofNullable(fresh == null ? etcd : fresh)
         .map(Etcd::getStatus).map(EtcdStatus::getVolumeOperation);
     boolean expandable = StorageClasses.allowsExpansion(client, etcd.getSpec().getStorageClass());
-    MemberVolumeBuilder.VolumeSpec desired = MemberVolumeBuilder.desired(etcd);
-    String revision = MemberVolumeBuilder.revision(etcd);
-    EtcdNames names = EtcdNames.of(etcd);
-    Map<Integer, VolumeDiff.Result> changes = new TreeMap<>();
-    pvcs.forEach((i, pvc) -> {
-      if (i < EtcdDefaults.replicas(etcd) && pvc.getMetadata().getDeletionTimestamp() == null) {
-        changes.put(i, VolumeDiff.of(pvc, desired, names.pvc(i), revision, expandable));
-      }
-    });
-    return new VolumeView(Map.copyOf(changes), expandable, recorded, tasks.inProgress(etcd));
+    return new VolumeView(expandable, recorded, tasks.inProgress(etcd));
   }
 
   private Map<Integer, CompletableFuture<Optional<AgentView>>> askAgents(Etcd etcd,

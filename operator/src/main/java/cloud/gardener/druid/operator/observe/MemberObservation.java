@@ -1,6 +1,8 @@
 package cloud.gardener.druid.operator.observe;
 
 import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.operator.model.AgentArgs;
+import cloud.gardener.druid.operator.model.DesiredMembers;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -28,6 +30,43 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
         .orElse(false);
   }
 
+  /** The member's agent reports it leads etcd. */
+  public boolean isLeader() {
+    return agent.map(AgentView::isLeader).orElse(false);
+  }
+
+  /**
+   * A ready voting member: its pod is ready, its agent answers with a healthy etcd, and it is
+   * not a learner. Only such a member counts when the cluster may lose another, takes
+   * leadership, or carries a membership change.
+   */
+  public boolean votes() {
+    return whyNotVoting().isEmpty();
+  }
+
+  /** Why this member is not a ready voting member; empty when it is one. */
+  public Optional<String> whyNotVoting() {
+    if (!ready()) {
+      return Optional.of(name + " is not ready");
+    }
+    if (agent.isEmpty()) {
+      return Optional.of("the agent of " + name + " does not answer");
+    }
+    if (!agent.get().healthy()) {
+      return Optional.of(name + " is not healthy");
+    }
+    if (agent.get().isLearner()) {
+      return Optional.of(name + " is a learner catching up");
+    }
+    return Optional.empty();
+  }
+
+  /** The pod runs etcd with peer TLS (its agent is given a peer TLS directory). */
+  public boolean runsPeerTls() {
+    return pod.filter(p -> p.getSpec() != null).map(p -> p.getSpec().getContainers().stream()
+        .anyMatch(c -> c.getArgs() != null && AgentArgs.peerTls(c.getArgs()))).orElse(false);
+  }
+
   /** The PVC waits for a pod start to finish growing its file system. */
   public boolean fileSystemResizePending() {
     return pvc.filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null)
@@ -46,6 +85,12 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
 
   public boolean podUpdated(String desiredRevision) {
     return podRevision().filter(desiredRevision::equals).isPresent() && !podTerminating();
+  }
+
+  /** The pod runs the desired revision on a volume of the desired revision and size. */
+  public boolean updated(DesiredMembers desired) {
+    return podUpdated(desired.podRevision())
+        && volumeUpdated(desired.volumeRevision(), desired.capacity());
   }
 
   /**

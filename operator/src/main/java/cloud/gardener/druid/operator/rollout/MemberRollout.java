@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.rollout;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -14,6 +15,7 @@ import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
 import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.volume.VolumeChanges;
 import cloud.gardener.druid.operator.volume.VolumeFlow;
 import java.util.Comparator;
 import java.util.List;
@@ -21,30 +23,33 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Decides the next step of a quorum-aware roll (the model is Strimzi's KafkaRoller):
+ * Decides the next step of a quorum-aware roll:
  *
  * <ol>
  *   <li>hibernation ({@code replicas: 0}): a final full snapshot through the leader, then every
  *       member pod is deleted; with {@code hibernation.deleteVolumes} and a store, then every
  *       volume (only after that final snapshot succeeded);
+ *   <li>a volume operation in progress ({@link VolumeFlow}) takes precedence over everything
+ *       below, and so does the start of a volume task (a recovery is meant for a cluster that
+ *       cannot heal by itself);
  *   <li>create missing volumes of wanted members;
  *   <li>promote a learner that is ready (etcd admits one learner at a time);
  *   <li>bootstrap: with no member pod at all, create every wanted pod at once (etcd needs the
  *       initial members together);
  *   <li>recreate missing pods: all at once when quorum is lost anyway, else one at a time, and
- *       only while every other member is ready (a new member joins as a learner);
+ *       only while every other member is ready (a member with its data rejoins as itself; one
+ *       without data joins as a learner);
  *   <li>scale-in: remove the highest surplus member from etcd, then delete its pod and volume;
- *   <li>a volume operation in progress ({@link VolumeFlow}) takes precedence over everything
- *       below; a confirmed volume replacement or a volume task starts after scale-in, growing
- *       volumes in place before pod updates;
+ *   <li>start a confirmed volume replacement, then grow volumes in place;
  *   <li>update outdated members one at a time (a pending file system resize counts as
  *       outdated: the restart completes it): a member that is not ready first (it does not
- *       count toward quorum), then, only while the cluster is healthy and in sync, followers
- *       from the highest ordinal down, and the leader last, after leadership was moved to an
- *       updated follower.
+ *       count toward quorum), then, only while the cluster is healthy and in sync, in roll
+ *       order ({@link ClusterSnapshot#rollOrder}): followers from the highest ordinal down,
+ *       the leader last, after leadership was moved to an updated member.
  * </ol>
  *
- * <p>Pure: the decision depends on the snapshot only; the caller executes it and observes again.
+ * <p>Pure: the decision depends on the snapshot and the desired members only; the caller
+ * executes it and observes again.
  */
 public final class MemberRollout {
 
@@ -56,11 +61,17 @@ public final class MemberRollout {
     this.volumes = new VolumeFlow(health);
   }
 
-  public RolloutAction next(ClusterSnapshot s) {
+  public RolloutAction next(ClusterSnapshot s, DesiredMembers desired) {
+    return next(s, desired, VolumeChanges.of(s, desired));
+  }
+
+  /** {@link #next(ClusterSnapshot, DesiredMembers)} with the volume changes already decided. */
+  public RolloutAction next(ClusterSnapshot s, DesiredMembers desired, VolumeChanges changes) {
     if (s.replicas() == 0) {
       return hibernate(s);
     }
-    Optional<RolloutAction> volumeStep = volumes.continueActive(s).or(() -> volumes.startTask(s));
+    Optional<RolloutAction> volumeStep = volumes.continueActive(s, changes)
+        .or(() -> volumes.startTask(s));
     if (volumeStep.isPresent()) {
       return volumeStep.get();
     }
@@ -72,9 +83,9 @@ public final class MemberRollout {
     return promoteLearner(s)
         .or(() -> createPods(s))
         .or(() -> scaleIn(s))
-        .or(() -> volumes.startReplacement(s))
-        .or(() -> volumes.grow(s))
-        .or(() -> update(s))
+        .or(() -> volumes.startReplacement(s, changes))
+        .or(() -> volumes.grow(changes))
+        .or(() -> update(s, desired))
         .orElseGet(() -> s.volumes().active().isPresent()
             ? new Wait("the volume operation " + s.volumes().active().get().getType() + " to finish")
             : new Done());
@@ -87,8 +98,7 @@ public final class MemberRollout {
         .map(MemberObservation::ordinal).toList();
     if (!running.isEmpty()) {
       OptionalInt via = EtcdDefaults.hasStore(s.etcd())
-          ? s.leader().filter(MemberObservation::ready)
-              .map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
+          ? s.readyLeader().map(m -> OptionalInt.of(m.ordinal())).orElse(OptionalInt.empty())
           : OptionalInt.empty();
       Optional<VolumeOperation> record = deleteVolumes && via.isPresent()
           ? Optional.of(volumes.hibernationRecord(s)) : Optional.empty();
@@ -132,9 +142,8 @@ public final class MemberRollout {
    * observation tries again.
    */
   private Optional<RolloutAction> promoteLearner(ClusterSnapshot s) {
-    Optional<MemberObservation> via = s.leader().filter(MemberObservation::ready)
-        .or(() -> s.members().stream().filter(MemberObservation::ready)
-            .filter(m -> m.agent().map(a -> !a.isLearner()).orElse(false)).findFirst());
+    Optional<MemberObservation> via = s.readyLeader()
+        .or(() -> s.members().stream().filter(MemberObservation::votes).findFirst());
     if (via.isEmpty()) {
       return Optional.empty();
     }
@@ -160,8 +169,8 @@ public final class MemberRollout {
       return Optional.empty();
     }
     MemberObservation m = highest.get();
-    Optional<MemberObservation> via = s.wanted().stream()
-        .filter(w -> w.ready() && w.agent().isPresent()).findFirst();
+    Optional<MemberObservation> via = s.wanted().stream().filter(MemberObservation::votes)
+        .findFirst();
     if (via.isEmpty()) {
       return Optional.of(new Wait("a ready member through which " + m.name() + " can be removed"));
     }
@@ -174,10 +183,10 @@ public final class MemberRollout {
     return Optional.of(new DeleteSurplusMember(m.ordinal(), m.name()));
   }
 
-  private Optional<RolloutAction> update(ClusterSnapshot s) {
+  private Optional<RolloutAction> update(ClusterSnapshot s, DesiredMembers desired) {
     List<MemberObservation> outdated = s.wanted().stream()
         .filter(m -> m.podExists() && !m.podTerminating())
-        .filter(m -> !m.podUpdated(s.desiredPodRevision()) || m.fileSystemResizePending())
+        .filter(m -> !m.podUpdated(desired.podRevision()) || m.fileSystemResizePending())
         .sorted(Comparator.comparingInt(MemberObservation::ordinal).reversed())
         .toList();
     if (outdated.isEmpty()) {
@@ -185,30 +194,33 @@ public final class MemberRollout {
           ? Optional.of(new Wait("a member pod to terminate"))
           : Optional.empty();
     }
-    Optional<MemberObservation> unhealthy = outdated.stream().filter(m -> !m.ready()).findFirst();
-    if (unhealthy.isPresent()) {
-      MemberObservation m = unhealthy.get();
-      return Optional.of(new RestartMember(m.ordinal(), m.name(), "not ready, updated first"));
+    Optional<MemberObservation> notReady = outdated.stream().filter(m -> !m.ready()).findFirst();
+    if (notReady.isPresent()) {
+      MemberObservation m = notReady.get();
+      return Optional.of(new RestartMember(m.ordinal(), m.name(), RestartReason.NOT_READY));
     }
     Optional<String> unsafe = health.whyNotSafeToRoll(s);
     if (unsafe.isPresent()) {
       return Optional.of(new Wait(unsafe.get()));
     }
-    Optional<MemberObservation> follower = outdated.stream()
-        .filter(m -> !m.agent().map(AgentView::isLeader).orElse(false)).findFirst();
-    if (follower.isPresent()) {
-      MemberObservation m = follower.get();
-      return Optional.of(new RestartMember(m.ordinal(), m.name(), "follower"));
+    MemberObservation next = ClusterSnapshot.rollOrder(outdated).get(0);
+    if (next.isLeader()) {
+      Optional<MemberObservation> target = s.leadershipTarget(next,
+          m -> m.podUpdated(desired.podRevision()));
+      if (target.isPresent()) {
+        return Optional.of(new MoveLeader(next.ordinal(), next.name(),
+            target.get().agent().orElseThrow().memberId(), target.get().name()));
+      }
     }
-    MemberObservation leader = outdated.get(0);
-    Optional<MemberObservation> target = s.wanted().stream()
-        .filter(m -> m != leader && m.podUpdated(s.desiredPodRevision()) && m.ready())
-        .findFirst();
-    if (target.isPresent()) {
-      return Optional.of(new MoveLeader(leader.ordinal(), leader.name(),
-          target.get().agent().orElseThrow().memberId(), target.get().name()));
+    return Optional.of(new RestartMember(next.ordinal(), next.name(), reason(s, desired, next)));
+  }
+
+  private static RestartReason reason(ClusterSnapshot s, DesiredMembers desired,
+      MemberObservation m) {
+    if (m.podUpdated(desired.podRevision())) {
+      return RestartReason.FILE_SYSTEM_RESIZE;
     }
-    return Optional.of(new RestartMember(leader.ordinal(), leader.name(),
-        "leader and only member"));
+    return m.runsPeerTls() != EtcdDefaults.peerTls(s.etcd())
+        ? RestartReason.PEER_URL_CHANGED : RestartReason.SPEC_CHANGED;
   }
 }

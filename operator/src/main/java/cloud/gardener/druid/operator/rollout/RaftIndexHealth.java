@@ -1,6 +1,5 @@
 package cloud.gardener.druid.operator.rollout;
 
-import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import java.util.Optional;
@@ -22,20 +21,9 @@ public final class RaftIndexHealth implements ClusterHealth {
 
   @Override
   public Optional<String> whyNotSafeToRoll(ClusterSnapshot s) {
-    for (MemberObservation m : s.wanted()) {
-      if (!m.ready()) {
-        return Optional.of(m.name() + " is not ready");
-      }
-      if (m.agent().isEmpty()) {
-        return Optional.of("the agent of " + m.name() + " does not answer");
-      }
-      AgentView a = m.agent().get();
-      if (!a.healthy()) {
-        return Optional.of(m.name() + " is not healthy");
-      }
-      if (a.isLearner()) {
-        return Optional.of(m.name() + " is a learner catching up");
-      }
+    Optional<String> notVoting = s.whyNotAllVote(null);
+    if (notVoting.isPresent()) {
+      return notVoting;
     }
     Optional<MemberObservation> leader = s.leader();
     if (leader.isEmpty()) {

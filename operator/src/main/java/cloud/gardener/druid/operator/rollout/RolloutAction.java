@@ -11,8 +11,53 @@ public sealed interface RolloutAction {
   /** Human-readable description, used in events and lastOperation. */
   String describe();
 
+  /** Calls the method of {@code handler} for this action's type. */
+  <R> R accept(Handler<R> handler);
+
+  /**
+   * Handles every action type: an action added without a method here does not compile, and
+   * neither does a handler that misses one.
+   */
+  interface Handler<R> {
+    R done(Done action);
+
+    R waiting(Wait action);
+
+    R createVolumes(CreateVolumes action);
+
+    R createPods(CreatePods action);
+
+    R restartMember(RestartMember action);
+
+    R moveLeader(MoveLeader action);
+
+    R promoteLearner(PromoteLearner action);
+
+    R hibernate(Hibernate action);
+
+    R removeMember(RemoveMember action);
+
+    R deleteSurplusMember(DeleteSurplusMember action);
+
+    R recordVolumeOperation(RecordVolumeOperation action);
+
+    R takeFullSnapshot(TakeFullSnapshot action);
+
+    R deleteMemberAndVolume(DeleteMemberAndVolume action);
+
+    R deleteMembers(DeleteMembers action);
+
+    R deleteVolumes(DeleteVolumes action);
+
+    R expandVolumes(ExpandVolumes action);
+  }
+
   /** Nothing to do: every member is as desired. */
   record Done() implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.done(this);
+    }
+
     public String describe() {
       return "all members are up to date";
     }
@@ -20,12 +65,20 @@ public sealed interface RolloutAction {
 
   /** Nothing to do now; the next observation decides (e.g. a member is catching up). */
   record Wait(String reason) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.waiting(this);
+    }
+
     public String describe() {
       return "waiting: " + reason;
     }
   }
 
   record CreateVolumes(List<Integer> ordinals) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.createVolumes(this);
+    }
+
     public String describe() {
       return "creating volumes of members " + ordinals;
     }
@@ -38,6 +91,10 @@ public sealed interface RolloutAction {
    */
   record CreatePods(List<Integer> ordinals, String reason, boolean alone)
       implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.createPods(this);
+    }
+
     public CreatePods(List<Integer> ordinals, String reason) {
       this(ordinals, reason, false);
     }
@@ -47,16 +104,27 @@ public sealed interface RolloutAction {
     }
   }
 
-  /** Delete a member's pod so that it is recreated with the desired spec. */
-  record RestartMember(int ordinal, String name, String reason) implements RolloutAction {
+  /**
+   * Restart a member: its pod is deleted, and created again from the desired spec by the next
+   * steps ({@link CreatePods}, one member at a time), carrying {@code reason}.
+   */
+  record RestartMember(int ordinal, String name, RestartReason reason) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.restartMember(this);
+    }
+
     public String describe() {
-      return "updating member " + name + " (" + reason + ")";
+      return "restarting member " + name + " (" + reason.text() + ")";
     }
   }
 
   /** Move etcd leadership away from the leader before it is updated. */
   record MoveLeader(int fromOrdinal, String fromName, String toMemberId, String toName)
       implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.moveLeader(this);
+    }
+
     public String describe() {
       return "moving leadership from " + fromName + " to " + toName;
     }
@@ -65,6 +133,10 @@ public sealed interface RolloutAction {
   /** Promote a learner through a voting member's agent (a learner cannot list members). */
   record PromoteLearner(int ordinal, String name, String memberId, int viaOrdinal)
       implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.promoteLearner(this);
+    }
+
     public String describe() {
       return "promoting learner " + name;
     }
@@ -76,10 +148,13 @@ public sealed interface RolloutAction {
    */
   record Hibernate(List<Integer> ordinals, OptionalInt finalSnapshotVia,
       Optional<VolumeOperation> recordAfterSnapshot) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.hibernate(this);
+    }
+
     public Hibernate(List<Integer> ordinals, OptionalInt finalSnapshotVia) {
       this(ordinals, finalSnapshotVia, Optional.empty());
     }
-
 
     public String describe() {
       return "hibernating: " + (finalSnapshotVia.isPresent() ? "final full snapshot, then " : "")
@@ -90,6 +165,10 @@ public sealed interface RolloutAction {
   /** Scale-in: remove the member from the etcd membership first, through a remaining member. */
   record RemoveMember(int ordinal, String name, String memberId, int viaOrdinal)
       implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.removeMember(this);
+    }
+
     public String describe() {
       return "removing member " + name + " from the etcd cluster";
     }
@@ -97,6 +176,10 @@ public sealed interface RolloutAction {
 
   /** Scale-in: the member is out of the membership; delete its pod and volume. */
   record DeleteSurplusMember(int ordinal, String name) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.deleteSurplusMember(this);
+    }
+
     public String describe() {
       return "deleting pod and volume of removed member " + name;
     }
@@ -107,6 +190,10 @@ public sealed interface RolloutAction {
    * disruptive step; the step itself is taken by a later reconcile that observes the record.
    */
   record RecordVolumeOperation(VolumeOperation operation, String reason) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.recordVolumeOperation(this);
+    }
+
     public String describe() {
       return reason;
     }
@@ -117,22 +204,36 @@ public sealed interface RolloutAction {
    * {@code then} is recorded with the snapshot's revision.
    */
   record TakeFullSnapshot(int viaOrdinal, VolumeOperation then) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.takeFullSnapshot(this);
+    }
+
     public String describe() {
-      return "taking a full snapshot before volumes are " + ("Replace".equals(then.getType())
-          || "ReplaceMemberVolume".equals(then.getType()) ? "replaced" : "deleted");
+      boolean replacing = then.kind().filter(k -> k == VolumeOperation.Kind.REPLACE
+          || k == VolumeOperation.Kind.REPLACE_MEMBER_VOLUME).isPresent();
+      return "taking a full snapshot before volumes are " + (replacing ? "replaced" : "deleted");
     }
   }
 
   /** Delete a member's pod and its volume claim, to be recreated with the desired volume. */
-  record DeleteMemberAndVolume(int ordinal, String name, String pvcName, String reason)
+  record DeleteMemberAndVolume(int ordinal, String name, String pvcName, RestartReason reason)
       implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.deleteMemberAndVolume(this);
+    }
+
     public String describe() {
-      return "deleting pod and volume " + pvcName + " of member " + name + " (" + reason + ")";
+      return "deleting pod and volume " + pvcName + " of member " + name + " ("
+          + reason.text() + ")";
     }
   }
 
   /** Delete member pods without touching volumes (recovery from quorum loss). */
   record DeleteMembers(List<Integer> ordinals, String reason) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.deleteMembers(this);
+    }
+
     public String describe() {
       return "deleting pods of members " + ordinals + " (" + reason + ")";
     }
@@ -140,6 +241,10 @@ public sealed interface RolloutAction {
 
   /** Delete volume claims of members whose pods are gone; then {@code then} is recorded. */
   record DeleteVolumes(List<String> pvcNames, VolumeOperation then) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.deleteVolumes(this);
+    }
+
     public String describe() {
       return "deleting volumes " + pvcNames;
     }
@@ -147,6 +252,10 @@ public sealed interface RolloutAction {
 
   /** Grow volume claims in place (the class allows expansion). */
   record ExpandVolumes(List<Integer> ordinals) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.expandVolumes(this);
+    }
+
     public String describe() {
       return "expanding volumes of members " + ordinals;
     }

@@ -12,10 +12,11 @@ import static cloud.gardener.druid.api.ConditionTypes.VOLUMES_UP_TO_DATE;
 
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.volume.ReplacementConfirmation;
 import cloud.gardener.druid.operator.volume.VolumeChange;
-import cloud.gardener.druid.operator.volume.VolumeView;
+import cloud.gardener.druid.operator.volume.VolumeChanges;
 import cloud.gardener.druid.operator.observe.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -25,25 +26,22 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** Computes the conditions of an Etcd from one observation (SPEC §4, API.md). */
+/** Computes the conditions of an Etcd from one observation and the desired members. */
 final class ConditionComputer {
 
   private ConditionComputer() {
   }
 
-  static List<Condition> compute(ClusterSnapshot s) {
-    return compute(s, s.volumes().recorded().orElse(null));
-  }
-
-  static List<Condition> compute(ClusterSnapshot s, VolumeOperation volumeOperation) {
+  static List<Condition> compute(ClusterSnapshot s, DesiredMembers desired,
+      VolumeOperation volumeOperation) {
     List<Condition> conditions = new ArrayList<>();
     conditions.add(ready(s));
     conditions.add(allMembersReady(s));
-    conditions.add(allMembersUpdated(s, volumeOperation));
+    conditions.add(allMembersUpdated(s, desired, volumeOperation));
     BackupReadiness.compute(s).ifPresent(conditions::add);
     conditions.add(dataVolumesReady(s));
     conditions.add(clusterIdMismatch(s));
-    conditions.add(volumesUpToDate(s, volumeOperation));
+    conditions.add(volumesUpToDate(s, desired, VolumeChanges.of(s, desired), volumeOperation));
     return conditions;
   }
 
@@ -71,20 +69,17 @@ final class ConditionComputer {
   }
 
   /**
-   * True only when every wanted member runs the desired pod revision on an updated volume, and
-   * no surplus member (scale-in) is left. Terminating pods never count as updated.
+   * True only when every wanted member runs the desired pod revision on an updated volume, no
+   * surplus member (scale-in) is left and no volume operation runs (its members are not all in
+   * their final place). Terminating pods never count as updated.
    */
-  static Condition allMembersUpdated(ClusterSnapshot s) {
-    return allMembersUpdated(s, s.volumes().recorded().orElse(null));
-  }
-
-  /** Also False while a volume operation runs: its members are not all in their final place. */
-  static Condition allMembersUpdated(ClusterSnapshot s, VolumeOperation volumeOperation) {
+  static Condition allMembersUpdated(ClusterSnapshot s, DesiredMembers desired,
+      VolumeOperation volumeOperation) {
     List<String> outdated = new ArrayList<>();
     for (MemberObservation m : s.wanted()) {
-      if (!m.podUpdated(s.desiredPodRevision())) {
+      if (!m.podUpdated(desired.podRevision())) {
         outdated.add(m.name() + (m.podExists() ? " (pod)" : " (no pod)"));
-      } else if (!m.volumeUpdated(s.desiredVolumeRevision(), s.desiredCapacity())) {
+      } else if (!m.volumeUpdated(desired.volumeRevision(), desired.capacity())) {
         outdated.add(m.name() + " (volume)");
       }
     }
@@ -95,7 +90,7 @@ final class ConditionComputer {
     }
     return outdated.isEmpty()
         ? Conditions.of(ALL_MEMBERS_UPDATED, TRUE, "AllMembersUpdated",
-            "All members run revision " + s.desiredPodRevision() + ".")
+            "All members run revision " + desired.podRevision() + ".")
         : Conditions.of(ALL_MEMBERS_UPDATED, FALSE, "NotAllMembersUpdated",
             "Members not updated: " + String.join(", ", outdated) + ".");
   }
@@ -127,10 +122,11 @@ final class ConditionComputer {
    * its confirmation (AwaitingConfirmation) or cannot be done (NoBackupStore), while volumes
    * grow (Expanding), and while a volume is otherwise not as the spec asks (Pending).
    */
-  static Condition volumesUpToDate(ClusterSnapshot s, VolumeOperation op) {
+  static Condition volumesUpToDate(ClusterSnapshot s, DesiredMembers desired,
+      VolumeChanges v, VolumeOperation op) {
     if (op != null && !op.isFinished()) {
-      boolean replacing = VolumeOperation.TYPE_REPLACE.equals(op.getType())
-          || VolumeOperation.TYPE_REPLACE_MEMBER_VOLUME.equals(op.getType());
+      boolean replacing = op.kind().filter(k -> k == VolumeOperation.Kind.REPLACE
+          || k == VolumeOperation.Kind.REPLACE_MEMBER_VOLUME).isPresent();
       return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, replacing ? "Replacing" : "Restoring",
           op.getType() + " in phase " + op.getPhase()
               + (op.getCurrentMember() == null ? "" : ", member " + op.getCurrentMember())
@@ -138,7 +134,6 @@ final class ConditionComputer {
                   : ", done: " + String.join(", ", op.getCompletedMembers()))
               + (op.getTask() == null ? "" : " (task " + op.getTask() + ")") + ".");
     }
-    VolumeView v = s.volumes();
     if (!v.needing(VolumeChange.REPLACE).isEmpty()) {
       String what = v.describe(VolumeChange.REPLACE, i -> s.members().get(i).name());
       if (s.replicas() == 1 && !EtcdDefaults.hasStore(s.etcd())) {
@@ -160,15 +155,15 @@ final class ConditionComputer {
     }
     List<String> growing = s.wanted().stream()
         .filter(m -> v.change(m.ordinal()) == VolumeChange.GROW || m.fileSystemResizePending()
-            || (m.pvc().isPresent() && !m.volumeUpdated(s.desiredVolumeRevision(),
-                s.desiredCapacity()) && grownRequest(s, m)))
+            || (m.pvc().isPresent() && !m.volumeUpdated(desired.volumeRevision(),
+                desired.capacity()) && grownRequest(desired, m)))
         .map(MemberObservation::name).toList();
     if (!growing.isEmpty()) {
       return Conditions.of(VOLUMES_UP_TO_DATE, FALSE, "Expanding", "Volumes of members growing to "
-          + s.desiredCapacity() + ": " + String.join(", ", growing) + ".");
+          + desired.capacity() + ": " + String.join(", ", growing) + ".");
     }
     List<String> pending = s.wanted().stream().filter(m -> m.pvc().isPresent())
-        .filter(m -> !m.volumeUpdated(s.desiredVolumeRevision(), s.desiredCapacity()))
+        .filter(m -> !m.volumeUpdated(desired.volumeRevision(), desired.capacity()))
         .map(MemberObservation::name).toList();
     return pending.isEmpty()
         ? Conditions.of(VOLUMES_UP_TO_DATE, TRUE, "VolumesUpToDate", "No volume change is pending.")
@@ -177,11 +172,11 @@ final class ConditionComputer {
   }
 
   /** The claim already requests the desired size, but its capacity has not reached it. */
-  private static boolean grownRequest(ClusterSnapshot s, MemberObservation m) {
+  private static boolean grownRequest(DesiredMembers desired, MemberObservation m) {
     var requests = m.pvc().get().getSpec() == null || m.pvc().get().getSpec().getResources() == null
         ? null : m.pvc().get().getSpec().getResources().getRequests();
     var request = requests == null ? null : requests.get("storage");
     return request != null
-        && request.getNumericalAmount().compareTo(s.desiredCapacity().getNumericalAmount()) == 0;
+        && request.getNumericalAmount().compareTo(desired.capacity().getNumericalAmount()) == 0;
   }
 }

@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.LastError;
 import cloud.gardener.druid.api.v1alpha1.LastOperation;
+import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -22,17 +23,12 @@ public final class EtcdStatusComputer {
   }
 
   /**
+   * @param desired what the spec asks the members to be
    * @param observedGeneration the generation whose children were written before the snapshot
    *     was taken, or empty to keep the previous one (spec reconcile skipped)
+   * @param volumeOperation the volume operation to record (see VolumeFlow)
    */
-  public static EtcdStatus compute(ClusterSnapshot s, EtcdStatus previous,
-      Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors) {
-    return compute(s, previous, observedGeneration, lastOperation, lastErrors,
-        s.volumes().recorded().orElse(previous == null ? null : previous.getVolumeOperation()));
-  }
-
-  /** @param volumeOperation the volume operation to record (see VolumeFlow) */
-  public static EtcdStatus compute(ClusterSnapshot s, EtcdStatus previous,
+  public static EtcdStatus compute(ClusterSnapshot s, DesiredMembers desired, EtcdStatus previous,
       Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors,
       VolumeOperation volumeOperation) {
     EtcdStatus prev = previous == null ? new EtcdStatus() : previous;
@@ -40,13 +36,13 @@ public final class EtcdStatusComputer {
     next.setObservedGeneration(observedGeneration.orElse(prev.getObservedGeneration()));
     List<Condition> conditions = s.replicas() == 0
         ? notChecked(prev.getConditions())
-        : ConditionComputer.compute(s, volumeOperation);
+        : ConditionComputer.compute(s, desired, volumeOperation);
     if (observedGeneration.isEmpty()) {
       conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
     }
     next.setConditions(conditions.stream()
         .map(c -> Conditions.stamp(c, prev.getConditions(), s.observedAt())).toList());
-    next.setMembers(MemberStatuses.compute(s, prev.getMembers(), s.observedAt()));
+    next.setMembers(MemberStatuses.compute(s, desired, prev.getMembers(), s.observedAt()));
     int current = (int) s.members().stream().filter(MemberObservation::podExists).count();
     int ready = (int) s.members().stream().filter(MemberObservation::ready).count();
     next.setCurrentReplicas(current);

@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.status;
 
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import java.time.Instant;
@@ -17,15 +18,15 @@ final class MemberStatuses {
   private MemberStatuses() {
   }
 
-  static List<EtcdMemberStatus> compute(ClusterSnapshot snapshot, List<EtcdMemberStatus> previous,
-      Instant now) {
+  static List<EtcdMemberStatus> compute(ClusterSnapshot snapshot, DesiredMembers desired,
+      List<EtcdMemberStatus> previous, Instant now) {
     return snapshot.members().stream()
         .filter(m -> m.podExists() || m.ordinal() < snapshot.replicas())
-        .map(m -> member(snapshot, m, previous, now))
+        .map(m -> member(desired, m, previous, now))
         .toList();
   }
 
-  private static EtcdMemberStatus member(ClusterSnapshot snapshot, MemberObservation m,
+  private static EtcdMemberStatus member(DesiredMembers desired, MemberObservation m,
       List<EtcdMemberStatus> previous, Instant now) {
     EtcdMemberStatus s = new EtcdMemberStatus();
     s.setName(m.name());
@@ -36,7 +37,7 @@ final class MemberStatuses {
     s.setReason(reason(m, ready));
     s.setMemberRevision(m.podRevision().orElse(null));
     s.setVolumeRevision(m.volumeRevision().orElse(null));
-    s.setUpdated(snapshot.updated(m));
+    s.setUpdated(m.updated(desired));
     EtcdMemberStatus prev = previous == null ? null : previous.stream()
         .filter(p -> m.name().equals(p.getName())).findFirst().orElse(null);
     s.setLastTransitionTime(prev != null && Objects.equals(prev.getStatus(), s.getStatus())

@@ -64,11 +64,9 @@ final class DefragmentPlan {
     if (s.wanted().size() == 1) {
       return new Defragment(leader);
     }
-    MemberObservation to = s.wanted().stream()
-        .filter(m -> !m.name().equals(leader.name()) && m.agent().map(a -> !a.isLearner())
-            .orElse(false))
-        .min(Comparator.comparingInt(MemberObservation::ordinal)).orElseThrow();
-    return new MoveLeader(leader, to);
+    return s.leadershipTarget(leader, m -> true).<Step>map(to -> new MoveLeader(leader, to))
+        .orElseGet(() -> new Wait("a ready voting member to take over leadership from "
+            + leader.name()));
   }
 
   static String memberId(MemberObservation m) {

@@ -2,19 +2,33 @@ package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.api.v1alpha1.LastError;
+import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
+import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.volume.VolumeTask;
+import cloud.gardener.druid.operator.volume.VolumeTaskSource;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * How an InProgress volume task (replaceMemberVolume, recoverFromQuorumLoss) learns its end
- * (pure). The Etcd reconciler carries the task out and records it in the Etcd's
- * {@code status.volumeOperation} with {@code task} = the task's name; phase Completed ends the
- * task Succeeded, phase Failed ends it Failed with the Etcd's {@code lastErrors}. A volume
- * operation that started before the task did (a finished one of an earlier task of the same
- * name) is not this task's.
+ * The handshake of a volume task (replaceMemberVolume, recoverFromQuorumLoss) between the task
+ * controller and the Etcd reconciler, both directions in one place:
+ *
+ * <ol>
+ *   <li>the task controller admits the task (state InProgress, at most one task per Etcd);
+ *   <li>the Etcd reconciler finds it ({@link #inProgress}, read straight from the API server,
+ *       never a cache, so a task admitted just before is seen) and writes
+ *       {@code status.volumeOperation} with {@code task} = the task's name, {@code type} = its
+ *       kind and {@code startedAt}, and at the end phase Completed, or Failed with a
+ *       {@code lastErrors} entry on the Etcd;
+ *   <li>the task controller reads that record ({@link #outcome}) and ends the task Succeeded
+ *       or Failed. A volume operation that started before the task did (a finished one of an
+ *       earlier task of the same name) is not this task's.
+ * </ol>
  */
 public final class VolumeHandshake {
 
@@ -23,6 +37,40 @@ public final class VolumeHandshake {
   }
 
   private VolumeHandshake() {
+  }
+
+  /** The Etcd reconciler's source of volume tasks. */
+  public static VolumeTaskSource source(KubernetesClient client) {
+    return etcd -> inProgress(client.resources(EtcdOpsTask.class)
+        .inNamespace(etcd.getMetadata().getNamespace()).list().getItems(),
+        etcd.getMetadata().getName());
+  }
+
+  /** The InProgress volume task of Etcd {@code etcdName}, if any (the oldest of several). */
+  static Optional<VolumeTask> inProgress(List<EtcdOpsTask> tasks, String etcdName) {
+    return tasks.stream()
+        .filter(t -> t.getSpec() != null && etcdName.equals(t.getSpec().getEtcdName()))
+        .filter(t -> t.getStatus() != null
+            && EtcdOpsTaskStatus.STATE_IN_PROGRESS.equals(t.getStatus().getState()))
+        .filter(t -> TaskKind.single(t).map(TaskKind::byEtcdReconciler).orElse(false))
+        .min(TaskAdmission.ORDER)
+        .map(VolumeHandshake::of);
+  }
+
+  static VolumeTask of(EtcdOpsTask t) {
+    TaskKind kind = TaskKind.single(t).orElseThrow();
+    var config = t.getSpec().getConfig();
+    String name = t.getMetadata().getName();
+    VolumeTask.Kind operation = kind.volumeTask().orElseThrow();
+    if (kind == TaskKind.REPLACE_MEMBER_VOLUME) {
+      return new VolumeTask(name, operation,
+          Optional.ofNullable(config.getReplaceMemberVolume().getMemberName()), Optional.empty(),
+          t.getStatus().getStartedAt());
+    }
+    RecoverFromQuorumLossConfig r = config.getRecoverFromQuorumLoss();
+    return new VolumeTask(name, operation, Optional.ofNullable(r.getMemberName()),
+        Optional.of(r.getSource() == null ? Source.AUTO : r.getSource()),
+        t.getStatus().getStartedAt());
   }
 
   /** Empty while the task is still being carried out (or not yet picked up). */
@@ -36,7 +84,8 @@ public final class VolumeHandshake {
     VolumeOperation vo = etcd.get().getStatus() == null ? null
         : etcd.get().getStatus().getVolumeOperation();
     if (vo == null || !task.getMetadata().getName().equals(vo.getTask())
-        || !kind.volumeOperationType().orElse("").equals(vo.getType())
+        || kind.volumeTask().isEmpty()
+        || !kind.volumeTask().map(VolumeTask.Kind::operation).equals(vo.kind())
         || startedBefore(vo, task)) {
       return Optional.empty();
     }

@@ -1,6 +1,6 @@
 package cloud.gardener.druid.operator.volume;
 
-/** What it takes to bring one member's volume to the desired spec (SPEC §6). */
+/** What it takes to bring one member's volume to the desired spec (docs/volumes.md). */
 public enum VolumeChange {
   /** The volume matches. */
   NONE,

@@ -1,13 +1,42 @@
 package cloud.gardener.druid.operator.volume;
 
+import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.Optional;
 
 /**
- * An EtcdOpsTask in progress that the Etcd reconciler carries out on volumes.
+ * An admitted EtcdOpsTask on volumes (replaceMemberVolume or recoverFromQuorumLoss) that the
+ * Etcd reconciler carries out; found and ended by the task package's {@code VolumeHandshake}.
  *
  * @param name the task's name (recorded in status.volumeOperation.task)
- * @param type {@code ReplaceMemberVolume} or {@code RecoverFromQuorumLoss}
- * @param member the member whose volume is replaced (ReplaceMemberVolume only)
+ * @param kind which of the two tasks
+ * @param memberName the member whose volume is replaced; for a recovery with source Member,
+ *     the member whose data to use
+ * @param recoverySource for a recovery: where the data comes from (Auto when unset)
+ * @param startedAt when the task went InProgress (RFC 3339)
  */
-public record VolumeTask(String name, String type, Optional<String> member) {
+public record VolumeTask(String name, Kind kind, Optional<String> memberName,
+    Optional<Source> recoverySource, String startedAt) {
+
+  /** The volume tasks, each carried out by one kind of volume operation. */
+  public enum Kind {
+    REPLACE_MEMBER_VOLUME(VolumeOperation.Kind.REPLACE_MEMBER_VOLUME),
+    RECOVER_FROM_QUORUM_LOSS(VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS);
+
+    private final VolumeOperation.Kind operation;
+
+    Kind(VolumeOperation.Kind operation) {
+      this.operation = operation;
+    }
+
+    /** The kind of {@code status.volumeOperation} that carries the task out. */
+    public VolumeOperation.Kind operation() {
+      return operation;
+    }
+  }
+
+  /** The member whose volume a replaceMemberVolume task replaces; empty for other kinds. */
+  public Optional<String> member() {
+    return kind == Kind.REPLACE_MEMBER_VOLUME ? memberName : Optional.empty();
+  }
 }

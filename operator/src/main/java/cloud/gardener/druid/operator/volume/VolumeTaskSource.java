@@ -8,8 +8,4 @@ import java.util.Optional;
 public interface VolumeTaskSource {
 
   Optional<VolumeTask> inProgress(Etcd etcd);
-
-  static VolumeTaskSource none() {
-    return etcd -> Optional.empty();
-  }
 }

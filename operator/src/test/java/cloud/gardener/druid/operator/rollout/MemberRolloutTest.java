@@ -33,8 +33,16 @@ class MemberRolloutTest {
   void updatesAMemberThatIsNotReadyFirstWithoutWaitingForHealth() {
     FakeCluster c = threeMembers("old", 0);
     c.members.get(1).ready = false;
-    RolloutAction first = rollout.next(c.snapshot());
-    assertThat(first).isEqualTo(new RestartMember(1, "etcd-1", "not ready, updated first"));
+    RolloutAction first = rollout.next(c.snapshot(), c.desired());
+    assertThat(first).isEqualTo(new RestartMember(1, "etcd-1", RestartReason.NOT_READY));
+  }
+
+  @Test
+  void aRestartSaysWhyTheMemberRestarts() {
+    FakeCluster c = threeMembers("old", 0);
+    RolloutAction first = rollout.next(c.snapshot(), c.desired());
+    assertThat(first).isEqualTo(new RestartMember(2, "etcd-2", RestartReason.SPEC_CHANGED));
+    assertThat(first.describe()).contains("etcd-2", RestartReason.SPEC_CHANGED.text());
   }
 
   @Test
@@ -43,7 +51,7 @@ class MemberRolloutTest {
     c.members.get(0).raftIndex = 10_000;
     c.members.get(2).raftIndex = 10_000 - RaftIndexHealth.DEFAULT_MAX_LAG - 1;
     c.members.get(1).raftIndex = 10_000;
-    RolloutAction next = rollout.next(c.snapshot());
+    RolloutAction next = rollout.next(c.snapshot(), c.desired());
     assertThat(next).isInstanceOf(Wait.class);
     assertThat(next.describe()).contains("etcd-2", "raft entries behind");
   }
@@ -53,18 +61,18 @@ class MemberRolloutTest {
     FakeCluster c = threeMembers("old", 0);
     c.members.get(2).podRevision = "new";
     c.members.get(2).ready = false;
-    RolloutAction next = rollout.next(c.snapshot());
+    RolloutAction next = rollout.next(c.snapshot(), c.desired());
     assertThat(next).isInstanceOf(Wait.class);
   }
 
   @Test
   void bootstrapCreatesEveryMemberAtOnce() {
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new CreateVolumes(List.of(0, 1, 2)));
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new CreateVolumes(List.of(0, 1, 2)));
     for (int i = 0; i < 3; i++) {
       c.add(i, "new").podExists = false;
     }
-    assertThat(rollout.next(c.snapshot()))
+    assertThat(rollout.next(c.snapshot(), c.desired()))
         .isEqualTo(new CreatePods(List.of(0, 1, 2), "bootstrapping the cluster"));
   }
 
@@ -76,13 +84,13 @@ class MemberRolloutTest {
     c.members.get(1).inMembership = false;
     c.add(2, "new").podExists = false;
     c.members.get(2).inMembership = false;
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new CreatePods(List.of(1), "one member at a time"));
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new CreatePods(List.of(1), "one member at a time"));
     c.members.get(1).podExists = true;
     c.members.get(1).ready = false;
-    assertThat(rollout.next(c.snapshot())).isInstanceOf(Wait.class);
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Wait.class);
     c.members.get(1).role = "Learner";
     c.members.get(1).inMembership = true;
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new PromoteLearner(1, "etcd-1", "m1", 0));
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new PromoteLearner(1, "etcd-1", "m1", 0));
   }
 
   @Test
@@ -92,11 +100,11 @@ class MemberRolloutTest {
     for (int i = 1; i < 5; i++) {
       c.add(i, "new");
     }
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new RemoveMember(4, "etcd-4", "m4", 0));
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new RemoveMember(4, "etcd-4", "m4", 0));
     c.members.get(4).inMembership = false;
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new DeleteSurplusMember(4, "etcd-4"));
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new DeleteSurplusMember(4, "etcd-4"));
     c.members.remove(4);
-    assertThat(rollout.next(c.snapshot())).isEqualTo(new RemoveMember(3, "etcd-3", "m3", 0));
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new RemoveMember(3, "etcd-3", "m3", 0));
   }
 
   @Test
@@ -105,7 +113,7 @@ class MemberRolloutTest {
     c.members.get(1).podExists = false;
     c.members.get(2).podExists = false;
     c.members.get(0).ready = false;
-    assertThat(rollout.next(c.snapshot()))
+    assertThat(rollout.next(c.snapshot(), c.desired()))
         .isEqualTo(new CreatePods(List.of(1, 2), "quorum is lost, starting every member"));
   }
 
@@ -113,10 +121,10 @@ class MemberRolloutTest {
   void hibernationTakesAFinalSnapshotThroughTheLeaderThenStopsEveryMember() {
     FakeCluster c = threeMembers("new", 1);
     c.etcd.getSpec().setReplicas(0);
-    RolloutAction a = rollout.next(c.snapshot());
+    RolloutAction a = rollout.next(c.snapshot(), c.desired());
     assertThat(a).isEqualTo(new RolloutAction.Hibernate(List.of(0, 1, 2), java.util.OptionalInt.of(1)));
     c.members.clear();
-    assertThat(rollout.next(c.snapshot())).isInstanceOf(Done.class);
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Done.class);
   }
 
   private FakeCluster threeMembers(String revision, int leader) {
@@ -132,7 +140,7 @@ class MemberRolloutTest {
   private List<String> runToCompletion(FakeCluster c) {
     List<String> steps = new ArrayList<>();
     for (int guard = 0; guard < 20; guard++) {
-      RolloutAction action = rollout.next(c.snapshot());
+      RolloutAction action = rollout.next(c.snapshot(), c.desired());
       if (action instanceof Done) {
         return steps;
       }

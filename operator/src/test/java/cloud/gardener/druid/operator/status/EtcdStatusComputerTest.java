@@ -62,8 +62,8 @@ class EtcdStatusComputerTest {
   @Test
   void unchangedWorldGivesAnIdenticalStatus() {
     FakeCluster c = cluster(3, "new");
-    EtcdStatus first = EtcdStatusComputer.compute(c.snapshot(), null, Optional.of(1L), succeeded(), List.of());
-    EtcdStatus second = EtcdStatusComputer.compute(c.snapshot(), first, Optional.of(1L), succeeded(), List.of());
+    EtcdStatus first = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of(), null);
+    EtcdStatus second = EtcdStatusComputer.compute(c.snapshot(), c.desired(), first, Optional.of(1L), succeeded(), List.of(), null);
     assertThat(StatusWriter.same(first, second)).isTrue();
   }
 
@@ -72,7 +72,7 @@ class EtcdStatusComputerTest {
     FakeCluster c = cluster(3, "new");
     c.members.get(0).ready = false;
     c.members.get(1).ready = false;
-    EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), null, Optional.of(1L), succeeded(), List.of());
+    EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of(), null);
     assertThat(condition(s, ConditionTypes.READY).getStatus()).isEqualTo("False");
     assertThat(condition(s, ConditionTypes.READY).getReason()).isEqualTo("QuorumLost");
   }
@@ -80,9 +80,9 @@ class EtcdStatusComputerTest {
   @Test
   void keepsObservedGenerationWhenTheSpecWasNotReconciled() {
     FakeCluster c = cluster(3, "new");
-    EtcdStatus prev = EtcdStatusComputer.compute(c.snapshot(), null, Optional.of(1L), succeeded(), List.of());
+    EtcdStatus prev = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of(), null);
     c.etcd.getMetadata().setGeneration(2L);
-    EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), prev, Optional.empty(), succeeded(), List.of());
+    EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), c.desired(), prev, Optional.empty(), succeeded(), List.of(), null);
     assertThat(next.getObservedGeneration()).isEqualTo(1L);
   }
 
@@ -97,8 +97,8 @@ class EtcdStatusComputerTest {
 
   private static boolean complete(FakeCluster c) {
     Etcd etcd = c.etcd;
-    etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), null,
-        Optional.of(etcd.getMetadata().getGeneration()), succeeded(), List.of()));
+    etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), c.desired(), null,
+        Optional.of(etcd.getMetadata().getGeneration()), succeeded(), List.of(), null));
     return RolloutCompletion.isComplete(etcd);
   }
 

@@ -11,7 +11,7 @@ import cloud.gardener.druid.api.v1alpha1.LastError;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.task.VolumeHandshake.Outcome;
-import cloud.gardener.druid.operator.task.VolumeTasks.VolumeTask;
+import cloud.gardener.druid.operator.volume.VolumeTask;
 import cloud.gardener.druid.operator.testing.Etcds;
 import java.util.List;
 import java.util.Optional;
@@ -34,27 +34,27 @@ class VolumeHandshakeTest {
         STATE_IN_PROGRESS, STARTED);
     EtcdOpsTask snapshot = Tasks.withState(Tasks.snapshot("snap", "main", STARTED),
         STATE_IN_PROGRESS, STARTED);
-    assertThat(VolumeTasks.inProgress(List.of(pending, otherEtcd, snapshot, task), "main"))
-        .contains(new VolumeTask("fix-1", VolumeOperation.TYPE_REPLACE_MEMBER_VOLUME,
+    assertThat(VolumeHandshake.inProgress(List.of(pending, otherEtcd, snapshot, task), "main"))
+        .contains(new VolumeTask("fix-1", VolumeTask.Kind.REPLACE_MEMBER_VOLUME,
             Optional.of("main-1"), Optional.empty(), STARTED));
-    assertThat(VolumeTasks.inProgress(List.of(pending, snapshot), "main")).isEmpty();
+    assertThat(VolumeHandshake.inProgress(List.of(pending, snapshot), "main")).isEmpty();
   }
 
   @Test
   void theEtcdReconcilersSourceGetsTheMemberOfAReplacementOnly() {
-    var replace = VolumeTasks.toVolumeTask(VolumeTasks.of(task));
+    var replace = VolumeHandshake.of(task);
     assertThat(replace.member()).contains("main-1");
     EtcdOpsTask recover = Tasks.withState(Tasks.recover("q", "main", Source.MEMBER, "main-0"),
         STATE_IN_PROGRESS, STARTED);
-    assertThat(VolumeTasks.toVolumeTask(VolumeTasks.of(recover)).member()).isEmpty();
+    assertThat(VolumeHandshake.of(recover).member()).isEmpty();
   }
 
   @Test
   void aRecoveryTaskCarriesItsSourceDefaultingToAuto() {
     EtcdOpsTask recover = Tasks.withState(Tasks.recover("q", "main", null, null),
         STATE_IN_PROGRESS, STARTED);
-    assertThat(VolumeTasks.inProgress(List.of(recover), "main")).contains(new VolumeTask("q",
-        VolumeOperation.TYPE_RECOVER_FROM_QUORUM_LOSS, Optional.empty(), Optional.of(Source.AUTO),
+    assertThat(VolumeHandshake.inProgress(List.of(recover), "main")).contains(new VolumeTask("q",
+        VolumeTask.Kind.RECOVER_FROM_QUORUM_LOSS, Optional.empty(), Optional.of(Source.AUTO),
         STARTED));
   }
 

@@ -2,6 +2,8 @@ package cloud.gardener.druid.operator.testing;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
 import cloud.gardener.druid.operator.observe.AgentView;
@@ -75,13 +77,19 @@ public final class FakeCluster {
               Optional.empty(), Optional.empty())
           : observe(names, i, m, volumeRevision, membership));
     }
-    return new ClusterSnapshot(etcd, desiredPodRevision, volumeRevision, observations,
-        Optional.empty(), Optional.empty(), Instant.parse("2026-01-01T00:00:00Z"));
+    return new ClusterSnapshot(etcd, observations, Optional.empty(), Optional.empty(),
+        Instant.parse("2026-01-01T00:00:00Z"));
+  }
+
+  /** What the spec asks for: {@link #desiredPodRevision} and the Etcd's volume. */
+  public DesiredMembers desired() {
+    return new DesiredMembers(desiredPodRevision, MemberVolumeBuilder.revision(etcd),
+        MemberVolumeBuilder.desired(etcd));
   }
 
   private MemberObservation observe(EtcdNames names, int i, Member m, String volumeRevision,
       List<AgentView.Membership> membership) {
-    Optional<Pod> pod = m.podExists ? Optional.of(pod(names.member(i), m)) : Optional.empty();
+    Optional<Pod> pod = m.podExists ? Optional.of(pod(names.member(i), i, m)) : Optional.empty();
     Optional<PersistentVolumeClaim> pvc = m.hasVolume
         ? Optional.of(pvc(names.pvc(i), volumeRevision)) : Optional.empty();
     Optional<AgentView> agent = m.podExists && m.ready
@@ -96,12 +104,14 @@ public final class FakeCluster {
         .map(e -> e.getValue().id(e.getKey())).findFirst().orElse("");
   }
 
-  private static Pod pod(String name, Member m) {
+  private Pod pod(String name, int ordinal, Member m) {
     return new PodBuilder()
-        .withNewMetadata().withName(name).addToLabels(Labels.MEMBER_REVISION, m.podRevision)
+        .withNewMetadata().withName(name).withNamespace(etcd.getMetadata().getNamespace())
+          .addToLabels(Labels.MEMBER_REVISION, m.podRevision)
           .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
         .endMetadata()
-        .withNewStatus().addNewCondition().withType("Ready").withStatus(m.ready ? "True" : "False")
+        .withNewStatus().withPodIP("127.0.0." + (ordinal + 1))
+          .addNewCondition().withType("Ready").withStatus(m.ready ? "True" : "False")
           .endCondition().endStatus()
         .build();
   }
@@ -110,6 +120,9 @@ public final class FakeCluster {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata().withName(name).addToLabels(Labels.VOLUME_REVISION, volumeRevision)
         .endMetadata()
+        .withNewSpec().withStorageClassName(etcd.getSpec().getStorageClass())
+          .withNewResources().addToRequests("storage", EtcdDefaults.storageCapacity(etcd))
+          .endResources().endSpec()
         .withNewStatus().withPhase("Bound")
           .addToCapacity("storage", new Quantity("16Gi")).endStatus()
         .build();

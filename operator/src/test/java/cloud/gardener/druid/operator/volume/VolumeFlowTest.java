@@ -3,6 +3,7 @@ package cloud.gardener.druid.operator.volume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Annotations;
+import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.v1alpha1.HibernationSpec;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -176,8 +177,8 @@ class VolumeFlowTest {
     sim.cluster.members.get(1).podExists = false;
     sim.cluster.members.get(2).podExists = false;
     sim.cluster.members.get(0).ready = false;
-    sim.task = Optional.of(new VolumeTask("t1", VolumeOperation.TYPE_RECOVER_FROM_QUORUM_LOSS,
-        Optional.empty()));
+    sim.task = Optional.of(new VolumeTask("t1", VolumeTask.Kind.RECOVER_FROM_QUORUM_LOSS,
+        Optional.empty(), Optional.of(Source.AUTO), "2026-01-01T00:00:00Z"));
     RolloutAction first = sim.next();
     assertThat(first).isInstanceOf(RecordVolumeOperation.class);
     sim.apply(first);
@@ -221,7 +222,7 @@ class VolumeFlowTest {
           Map.of(Annotations.CONFIRM_VOLUME_REPLACEMENT, Long.toString(generation)));
     }
 
-    ClusterSnapshot snapshot() {
+    VolumeChanges changes() {
       Map<Integer, VolumeDiff.Result> changes = new HashMap<>();
       cluster.members.forEach((i, m) -> {
         if (m.hasVolume && old.contains(i)) {
@@ -230,12 +231,16 @@ class VolumeFlowTest {
           changes.put(i, new VolumeDiff.Result(VolumeChange.GROW, List.of("size")));
         }
       });
-      return cluster.snapshot().withVolumes(new VolumeView(changes, true,
-          Optional.ofNullable(recorded), task));
+      return new VolumeChanges(changes);
+    }
+
+    ClusterSnapshot snapshot() {
+      return cluster.snapshot().withVolumes(new VolumeView(true, Optional.ofNullable(recorded),
+          task));
     }
 
     RolloutAction next() {
-      return rollout.next(snapshot());
+      return rollout.next(snapshot(), cluster.desired(), changes());
     }
 
     List<String> runToCompletion() {

@@ -1,0 +1,28 @@
+package cloud.gardener.druid.operator.rollout;
+
+/** Why a member is restarted (its pod deleted and created again); shown in events and lastOperation. */
+public enum RestartReason {
+  /** The pod does not run the member revision the spec asks for. */
+  SPEC_CHANGED("the spec changed"),
+  /** The spec changed the peer URL scheme (peer TLS on or off); the agent re-registers it. */
+  PEER_URL_CHANGED("the peer URL changes"),
+  /** The member is outdated and not ready: it does not count toward quorum, so it goes first. */
+  NOT_READY("not ready, updated first"),
+  /** The volume grew and its file system is resized when the pod starts again. */
+  FILE_SYSTEM_RESIZE("the grown volume's file system is resized on start"),
+  /** The member's volume is replaced: it is stopped and starts on a new one. */
+  VOLUME_REPLACED("volume replacement"),
+  /** It started alone to restore from the store and now runs with the cluster's size. */
+  RESTORED_ALONE("started alone to restore from the store; now one of the cluster's members");
+
+  private final String text;
+
+  RestartReason(String text) {
+    this.text = text;
+  }
+
+  /** In words, for events and lastOperation. */
+  public String text() {
+    return text;
+  }
+}

@@ -1,0 +1,268 @@
+package cloud.gardener.druid.operator.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.rollout.RestartReason;
+import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.operator.testing.Etcds;
+import cloud.gardener.druid.operator.testing.FakeCluster;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the executor does for each action type: the API requests it sends (to a small fake API
+ * server on loopback), the agent calls it makes (a fake agent client), the events it records
+ * and the volume operation it hands back for the status.
+ */
+class RolloutExecutorTest {
+
+  HttpServer api;
+  KubernetesClient client;
+  final List<String> requests = new ArrayList<>();
+  final List<Event> events = new ArrayList<>();
+  final List<String> agentCalls = new ArrayList<>();
+  RolloutExecutor executor;
+  ClusterSnapshot s;
+
+  @BeforeEach
+  void start() throws IOException {
+    api = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    api.createContext("/", exchange -> {
+      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      String path = exchange.getRequestURI().getPath();
+      synchronized (this) {
+        if (path.endsWith("/events")) {
+          events.add(Serialization.unmarshal(body, Event.class));
+        } else {
+          requests.add(exchange.getRequestMethod() + " " + path);
+        }
+      }
+      byte[] answer = ("DELETE".equals(exchange.getRequestMethod())
+          ? "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Success\"}" : body)
+          .getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 201 : 200,
+          answer.length);
+      exchange.getResponseBody().write(answer);
+      exchange.close();
+    });
+    api.start();
+    client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+        .withMasterUrl("http://127.0.0.1:" + api.getAddress().getPort())
+        .withRequestRetryBackoffLimit(0).build()).build();
+    executor = new RolloutExecutor(client, new FakeAgents(),
+        new OperatorSettings("etcd-druid:test", null), new EventRecorder(client),
+        new BackgroundSnapshots(Runnable::run, System::nanoTime));
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
+    for (int i = 0; i < 4; i++) {
+      c.add(i, "new").role = i == 1 ? "Leader" : "Member";
+    }
+    s = c.snapshot();
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    api.stop(0);
+    executor.close();
+  }
+
+  @Test
+  void doneAndWaitTouchNothing() {
+    assertThat(executor.execute(s, new RolloutAction.Done()))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(executor.execute(s, new RolloutAction.Wait("etcd-1 to become ready")))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(requests).isEmpty();
+    assertThat(agentCalls).isEmpty();
+    assertThat(events).isEmpty();
+  }
+
+  @Test
+  void createVolumesAndExpandVolumesApplyTheDesiredClaims() {
+    executor.execute(s, new RolloutAction.CreateVolumes(List.of(1)));
+    executor.execute(s, new RolloutAction.ExpandVolumes(List.of(2)));
+    assertThat(requests).containsExactly(
+        "PATCH /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-1",
+        "PATCH /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-2");
+    assertThat(reasons()).containsExactly("VolumesExpanding");
+  }
+
+  @Test
+  void createPodsCreatesEachPod() {
+    executor.execute(s, new RolloutAction.CreatePods(List.of(0, 2), "bootstrapping the cluster"));
+    assertThat(requests).containsExactly("POST /api/v1/namespaces/ns/pods",
+        "POST /api/v1/namespaces/ns/pods");
+    assertThat(reasons()).containsExactly("MembersCreated");
+  }
+
+  @Test
+  void aRestartDeletesThePodAndSaysWhyInItsEvent() {
+    executor.execute(s, new RolloutAction.RestartMember(2, "etcd-2",
+        RestartReason.PEER_URL_CHANGED));
+    assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-2");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.getReason()).isEqualTo("MemberUpdating");
+      assertThat(e.getMessage()).contains("etcd-2", RestartReason.PEER_URL_CHANGED.text());
+    });
+  }
+
+  @Test
+  void leadershipPromotionAndRemovalGoThroughTheNamedMembersAgent() {
+    executor.execute(s, new RolloutAction.MoveLeader(1, "etcd-1", "m0", "etcd-0"));
+    executor.execute(s, new RolloutAction.PromoteLearner(2, "etcd-2", "m2", 1));
+    executor.execute(s, new RolloutAction.RemoveMember(3, "etcd-3", "m3", 1));
+    assertThat(agentCalls).containsExactly("moveLeader etcd-1 127.0.0.2 -> m0",
+        "promote m2 via etcd-1", "remove m3 via etcd-1");
+    assertThat(requests).isEmpty();
+    assertThat(reasons()).containsExactly("LeadershipMoved", "MemberPromoted", "MemberRemoved");
+  }
+
+  @Test
+  void aSurplusMemberLosesPodVolumeAndLease() {
+    executor.execute(s, new RolloutAction.DeleteSurplusMember(3, "etcd-3"));
+    assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-3",
+        "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-3",
+        "DELETE /apis/coordination.k8s.io/v1/namespaces/ns/leases/etcd-3");
+    assertThat(reasons()).containsExactly("MemberDeleted");
+  }
+
+  @Test
+  void aRecordIsHandedBackForTheStatus() {
+    VolumeOperation op = operation(VolumeOperation.Kind.REPLACE, VolumeOperation.PHASE_REPLACING);
+    assertThat(executor.execute(s, new RolloutAction.RecordVolumeOperation(op, "replacing")))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.of(op)));
+    assertThat(requests).isEmpty();
+    assertThat(reasons()).containsExactly("VolumeOperation");
+  }
+
+  @Test
+  void aFullSnapshotRunsInTheBackgroundThenRecordsItsRevision() {
+    VolumeOperation then = operation(VolumeOperation.Kind.REPLACE,
+        VolumeOperation.PHASE_SNAPSHOTTED);
+    RolloutAction.TakeFullSnapshot step = new RolloutAction.TakeFullSnapshot(1, then);
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    RolloutExecutor.Outcome done = executor.execute(s, step);
+    assertThat(done).isInstanceOf(RolloutExecutor.Outcome.Done.class);
+    assertThat(((RolloutExecutor.Outcome.Done) done).recorded()).hasValueSatisfying(
+        op -> assertThat(op.getSnapshotRevision()).isEqualTo(42L));
+    assertThat(agentCalls).containsExactly("full snapshot via etcd-1 final=false");
+    assertThat(reasons()).containsExactly("FullSnapshotTaken");
+  }
+
+  @Test
+  void hibernationTakesTheFinalSnapshotThenDeletesEveryPod() {
+    VolumeOperation record = operation(VolumeOperation.Kind.HIBERNATE_DELETE_VOLUMES,
+        VolumeOperation.PHASE_SNAPSHOTTED);
+    RolloutAction.Hibernate step = new RolloutAction.Hibernate(List.of(0, 1, 2),
+        OptionalInt.of(1), Optional.of(record));
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThat(requests).as("no pod goes before the final snapshot").isEmpty();
+    RolloutExecutor.Outcome done = executor.execute(s, step);
+    assertThat(((RolloutExecutor.Outcome.Done) done).recorded()).hasValueSatisfying(
+        op -> assertThat(op.getSnapshotRevision()).isEqualTo(42L));
+    assertThat(agentCalls).containsExactly("full snapshot via etcd-1 final=true");
+    assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-0",
+        "DELETE /api/v1/namespaces/ns/pods/etcd-1", "DELETE /api/v1/namespaces/ns/pods/etcd-2");
+    assertThat(reasons()).containsExactly("FinalSnapshotTaken", "Hibernating");
+  }
+
+  @Test
+  void aVolumeReplacementDeletesPodAndClaimAndSaysWhy() {
+    executor.execute(s, new RolloutAction.DeleteMemberAndVolume(2, "etcd-2", "etcd-etcd-2",
+        RestartReason.VOLUME_REPLACED));
+    assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-2",
+        "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-2");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.getReason()).isEqualTo("VolumeReplacing");
+      assertThat(e.getMessage()).contains(RestartReason.VOLUME_REPLACED.text());
+    });
+  }
+
+  @Test
+  void deleteMembersKeepsVolumesAndDeleteVolumesRecordsWhatFollows() {
+    executor.execute(s, new RolloutAction.DeleteMembers(List.of(0, 2), "recovering"));
+    VolumeOperation then = operation(VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS,
+        VolumeOperation.PHASE_VOLUMES_DELETED);
+    assertThat(executor.execute(s, new RolloutAction.DeleteVolumes(
+        List.of("etcd-etcd-0", "etcd-etcd-2"), then)))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.of(then)));
+    assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-0",
+        "DELETE /api/v1/namespaces/ns/pods/etcd-2",
+        "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-0",
+        "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-2");
+    assertThat(reasons()).containsExactly("MembersDeleted", "VolumesDeleted");
+  }
+
+  private List<String> reasons() {
+    return events.stream().map(Event::getReason).toList();
+  }
+
+  private static VolumeOperation operation(VolumeOperation.Kind kind, String phase) {
+    VolumeOperation op = new VolumeOperation();
+    op.setType(kind.type());
+    op.setPhase(phase);
+    op.setGeneration(1L);
+    return op;
+  }
+
+  /** Records each call; snapshots answer revision 42. */
+  final class FakeAgents implements AgentClient {
+    @Override
+    public Optional<AgentView> status(AgentEndpoint endpoint) {
+      return Optional.empty();
+    }
+
+    @Override
+    public void moveLeader(AgentEndpoint leader, String toMemberId) {
+      agentCalls.add("moveLeader " + leader.member() + " " + leader.host() + " -> " + toMemberId);
+    }
+
+    @Override
+    public void promote(AgentEndpoint via, String memberId) {
+      agentCalls.add("promote " + memberId + " via " + via.member());
+    }
+
+    @Override
+    public void removeMember(AgentEndpoint via, String memberId) {
+      agentCalls.add("remove " + memberId + " via " + via.member());
+    }
+
+    @Override
+    public long fullSnapshot(AgentEndpoint leader, boolean isFinal) {
+      agentCalls.add("full snapshot via " + leader.member() + " final=" + isFinal);
+      return 42;
+    }
+
+    @Override
+    public OptionalLong deltaSnapshot(AgentEndpoint leader) {
+      return OptionalLong.empty();
+    }
+
+    @Override
+    public void defragment(AgentEndpoint member) {
+      agentCalls.add("defragment " + member.member());
+    }
+  }
+}

@@ -38,8 +38,11 @@ final class KubeTarget {
     return config;
   }
 
+  /** A client that fails fast, as kubectl does, rather than retrying for a minute. */
   KubernetesClient client() {
-    return new KubernetesClientBuilder().withConfig(config()).build();
+    Config c = config();
+    c.setRequestRetryBackoffLimit(1);
+    return new KubernetesClientBuilder().withConfig(c).build();
   }
 
   /** {@code -n}, else the context's namespace, else {@code default}. */

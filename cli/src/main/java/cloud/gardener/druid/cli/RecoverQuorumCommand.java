@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
         "0:the cluster is back (or the task created, with --no-wait; shown, with --dry-run)",
         "1:error", "2:usage error", "3:Etcd or member not found",
         "4:timed out following the task", "5:the task failed or was rejected",
-        "6:no backup store"})
+        "6:no backup store (with --source Auto or Store)"})
 final class RecoverQuorumCommand extends OpsTaskCommand {
 
   enum From { Auto, Member, Store }
@@ -38,7 +38,9 @@ final class RecoverQuorumCommand extends OpsTaskCommand {
 
   @Override
   EtcdOpsTaskConfig config(Etcd etcd) {
-    requireStore(etcd, "member 0 restores from it");
+    if (source != From.Member) {
+      requireStore(etcd, "with --source " + source + " member 0 restores from it");
+    }
     if (source == From.Member && member == null) {
       throw new UserError("--source Member needs --member", ExitCodes.USAGE);
     }

@@ -65,7 +65,7 @@ final class CtlWaitCommand implements Callable<Integer> {
       try {
         Etcd done = resource.waitUntilCondition(etcd -> {
           if (etcd == null) {
-            throw new UserError("etcd " + etcdName + " was deleted", ExitCodes.NOT_FOUND);
+            return true;
           }
           List<String> pending = RolloutCompletion.pendingReasons(etcd);
           if (!quiet && !pending.isEmpty() && !pending.equals(shown.getAndSet(pending))) {
@@ -75,6 +75,10 @@ final class CtlWaitCommand implements Callable<Integer> {
           }
           return pending.isEmpty();
         }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (done == null) {
+          throw new UserError("etcd " + etcdName + " was deleted while waiting",
+              ExitCodes.NOT_FOUND);
+        }
         out.println("etcd " + etcdName + ": rollout of generation "
             + done.getMetadata().getGeneration() + " is complete");
         return ExitCodes.OK;

@@ -5,7 +5,10 @@ import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads durations as kubectl does ({@code 90s}, {@code 9m}, {@code 1h30m}); a bare number is refused. */
+/**
+ * Reads durations as kubectl does ({@code 90s}, {@code 9m}, {@code 1h30m}); a bare number or an
+ * ISO-8601 duration is refused.
+ */
 final class GoDurationConverter implements ITypeConverter<Duration> {
 
   @Override

@@ -3,6 +3,7 @@ package cloud.gardener.druid.cli;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -70,8 +71,8 @@ final class KubeTarget {
 
   private static boolean contextExists(Path file, String context) {
     try {
-      io.fabric8.kubernetes.api.model.Config parsed = io.fabric8.kubernetes.client.utils
-          .Serialization.unmarshal(Files.readString(file), io.fabric8.kubernetes.api.model.Config.class);
+      io.fabric8.kubernetes.api.model.Config parsed = Serialization.unmarshal(
+          Files.readString(file), io.fabric8.kubernetes.api.model.Config.class);
       return parsed.getContexts() != null
           && parsed.getContexts().stream().anyMatch(c -> context.equals(c.getName()));
     } catch (java.io.IOException | RuntimeException e) {

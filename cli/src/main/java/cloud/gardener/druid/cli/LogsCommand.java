@@ -102,7 +102,8 @@ final class LogsCommand implements Callable<Integer> {
     String c = container != null ? container : p.getSpec().getContainers().get(0).getName();
     var logs = pod.inContainer(c);
     var options = previous ? logs.terminated() : logs;
-    var timed = since == null ? options : options.sinceSeconds((int) Math.max(1, since.toSeconds()));
+    var timed = since == null ? options
+        : options.sinceSeconds((int) Math.max(1, since.toSeconds()));
     var tailed = tail >= 0 ? timed.tailingLines(tail) : timed;
     if (follow) {
       try (LogWatch watch = tailed.watchLog()) {

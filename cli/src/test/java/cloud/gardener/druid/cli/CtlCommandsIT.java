@@ -42,50 +42,24 @@ import org.junit.jupiter.api.io.TempDir;
 @LocalKubernetes
 class CtlCommandsIT {
 
-  static final Duration WAIT = Duration.ofMinutes(2);
+  static final Duration WAIT = Kubectl.WAIT;
 
-  static Path kubeconfig;
-  static String namespace;
-
-  record Run(int code, String out, String err) {
-  }
+  static Kubectl kubectl;
 
   @BeforeAll
   static void installCrds(LocalCluster cluster, TestNamespace ns) {
     try (KubernetesClient admin = cluster.newClient(null)) {
       CrdInstaller.install(admin, "druid-cli-tests");
     }
-    kubeconfig = cluster.kubeconfig();
-    namespace = ns.name();
+    kubectl = new Kubectl(cluster.kubeconfig(), ns.name());
   }
 
-  /** A command running in the background; its output so far is readable. */
-  record Running(StringWriter out, StringWriter err, CompletableFuture<Integer> code) {
-    Run join() {
-      int c = code.orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
-      return new Run(c, out.toString(), err.toString());
-    }
+  static Kubectl.Run run(String... args) {
+    return kubectl.run(args);
   }
 
-  static Run run(String... args) {
-    return start(args).join();
-  }
-
-  static Running start(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cli = KubectlDruid.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    List<String> all = new ArrayList<>(List.of(args));
-    if (!all.contains("--kubeconfig")) {
-      all.addAll(List.of("--kubeconfig", kubeconfig.toString()));
-    }
-    if (!all.contains("-n") && !all.contains("-A")) {
-      all.addAll(List.of("-n", namespace));
-    }
-    return new Running(out, err,
-        CompletableFuture.supplyAsync(() -> cli.execute(all.toArray(String[]::new))));
+  static Kubectl.Running start(String... args) {
+    return kubectl.start(args);
   }
 
   static Etcd create(KubernetesClient client, String name, Map<String, String> labels) {
@@ -95,7 +69,7 @@ class CtlCommandsIT {
     etcd.getMetadata().setNamespace(null);
     etcd.getMetadata().setAnnotations(null);
     etcd.getMetadata().setLabels(labels);
-    etcd.getSpec().getBackup().getStore().setPrefix(namespace + "/" + name);
+    etcd.getSpec().getBackup().getStore().setPrefix(client.getNamespace() + "/" + name);
     return client.resource(etcd).create();
   }
 
@@ -143,16 +117,16 @@ class CtlCommandsIT {
     create(client, "list-a", Map.of("app", "a"));
     create(client, "list-b", Map.of("app", "b"));
 
-    Run one = run("status", "list-a");
+    Kubectl.Run one = run("status", "list-a");
     assertThat(one.code()).isZero();
-    assertThat(one.out()).startsWith("Etcd " + namespace + "/list-a  generation 1")
+    assertThat(one.out()).startsWith("Etcd " + kubectl.namespace() + "/list-a  generation 1")
         .contains("Rollout: in progress - no status yet");
 
-    Run list = run("status", "-l", "app=a");
+    Kubectl.Run list = run("status", "-l", "app=a");
     assertThat(list.out()).contains("NAME", "list-a", "0/3", "InProgress").doesNotContain("list-b");
     assertThat(run("status", "-o", "wide").out()).contains("list-a", "list-b", "GENERATION");
     assertThat(run("status", "-A", "-l", "app in (a,b)").out())
-        .contains("NAMESPACE", namespace, "list-a", "list-b");
+        .contains("NAMESPACE", kubectl.namespace(), "list-a", "list-b");
     JsonNode json = new ObjectMapper().readTree(run("status", "list-b", "-o", "json").out());
     assertThat(json.at("/metadata/name").asText()).isEqualTo("list-b");
     JsonNode items = new ObjectMapper().readTree(run("status", "-o", "json").out());
@@ -160,14 +134,14 @@ class CtlCommandsIT {
 
     // no -n: the namespace of the kubeconfig's current context
     Path withNamespace = dir.resolve("kubeconfig");
-    Files.writeString(withNamespace, Files.readString(kubeconfig)
-        .replace("namespace: default", "namespace: " + namespace));
+    Files.writeString(withNamespace, Files.readString(kubectl.kubeconfig())
+        .replace("namespace: default", "namespace: " + kubectl.namespace()));
     StringWriter out = new StringWriter();
     var cli = KubectlDruid.commandLine();
     cli.setOut(new PrintWriter(out, true));
     assertThat(cli.execute("status", "list-a", "--kubeconfig", withNamespace.toString()))
         .isZero();
-    assertThat(out.toString()).startsWith("Etcd " + namespace + "/list-a");
+    assertThat(out.toString()).startsWith("Etcd " + kubectl.namespace() + "/list-a");
 
     assertThat(run("status", "nope").code()).isEqualTo(ExitCodes.NOT_FOUND);
   }
@@ -175,21 +149,21 @@ class CtlCommandsIT {
   @Test
   void waitRolloutPrintsEachChangeAndEndsWithTheRollout(KubernetesClient client) {
     create(client, "wait-a", null);
-    Running waiting = start("wait", "rollout", "wait-a", "--timeout", "2m");
+    Kubectl.Running waiting = start("wait", "rollout", "wait-a", "--timeout", "2m");
     await().atMost(WAIT).until(() -> waiting.out().toString().contains("no status yet"));
     writeStatus(client, "wait-a", status(1, "False", "Processing"));
     await().atMost(WAIT).until(() -> waiting.out().toString().contains("AllMembersReady is"
         + " False"));
     writeStatus(client, "wait-a", status(1, "True", "Succeeded"));
-    Run done = waiting.join();
+    Kubectl.Run done = waiting.join();
     assertThat(done.code()).isZero();
-    assertThat(done.out()).contains("etcd " + namespace + "/wait-a: rollout of generation 1 is"
-        + " complete");
+    assertThat(done.out()).contains("etcd " + kubectl.namespace() + "/wait-a: rollout of"
+        + " generation 1 is complete");
     assertThat(done.out().lines().filter(l -> l.startsWith("generation 1: waiting for")))
         .isNotEmpty().doesNotHaveDuplicates();
 
     create(client, "wait-b", null);
-    Run timedOut = run("wait", "rollout", "wait-b", "--timeout", "1s");
+    Kubectl.Run timedOut = run("wait", "rollout", "wait-b", "--timeout", "1s");
     assertThat(timedOut.code()).isEqualTo(ExitCodes.TIMEOUT);
     assertThat(timedOut.err()).contains("timed out after 1s", "no status yet");
   }
@@ -205,7 +179,7 @@ class CtlCommandsIT {
     s.setConditions(conditions);
     writeStatus(client, "vol-a", s);
 
-    Run dry = run("confirm-volumes", "vol-a", "--dry-run");
+    Kubectl.Run dry = run("confirm-volumes", "vol-a", "--dry-run");
     assertThat(dry.code()).isZero();
     assertThat(dry.out()).contains("pending volume change: storageClass standard -> encrypted",
         Annotations.CONFIRM_VOLUME_REPLACEMENT + "=1", "(dry run: nothing changed)");
@@ -222,7 +196,7 @@ class CtlCommandsIT {
   @Test
   void snapshotCreatesTheTaskAndFollowsItToItsEnd(KubernetesClient client) {
     create(client, "snap-a", null);
-    Running following = start("snapshot", "snap-a", "--timeout", "2m");
+    Kubectl.Running following = start("snapshot", "snap-a", "--timeout", "2m");
     EtcdOpsTask task = await().atMost(WAIT).until(() -> tasks(client, "snap-a"),
         l -> l.size() == 1).get(0);
     assertThat(task.getMetadata().getName()).startsWith("snap-a-snapshot-");
@@ -233,18 +207,19 @@ class CtlCommandsIT {
     await().atMost(WAIT).until(() -> following.out().toString().contains("InProgress"));
     writeTaskStatus(client, task, EtcdOpsTaskStatus.STATE_SUCCEEDED,
         "full snapshot up to revision 42 taken by the agent of snap-a-0", null);
-    Run done = following.join();
+    Kubectl.Run done = following.join();
     assertThat(done.code()).isZero();
-    assertThat(done.out()).contains("created etcdopstask " + namespace + "/snap-a-snapshot-",
+    assertThat(done.out()).contains(
+        "created etcdopstask " + kubectl.namespace() + "/snap-a-snapshot-",
         "Succeeded: full snapshot up to revision 42 taken by the agent of snap-a-0");
 
-    Running failing = start("snapshot", "snap-a", "--type", "delta");
+    Kubectl.Running failing = start("snapshot", "snap-a", "--type", "delta");
     EtcdOpsTask delta = await().atMost(WAIT).until(() -> tasks(client, "snap-a"),
         l -> l.size() == 2).stream().filter(t -> !t.getMetadata().getName()
             .equals(task.getMetadata().getName())).findFirst().orElseThrow();
     writeTaskStatus(client, delta, EtcdOpsTaskStatus.STATE_FAILED, "failed",
         "no leader within the timeout");
-    Run failed = failing.join();
+    Kubectl.Run failed = failing.join();
     assertThat(failed.code()).isEqualTo(ExitCodes.TASK_FAILED);
     assertThat(failed.out()).contains("Failed: failed (error", "no leader within the timeout");
   }
@@ -276,7 +251,7 @@ class CtlCommandsIT {
     assertThat(run("hibernate", "hib-a", "--dry-run").code()).isZero();
     assertThat(etcd(client, "hib-a").getSpec().getReplicas()).isEqualTo(3);
 
-    Run hibernate = run("hibernate", "hib-a");
+    Kubectl.Run hibernate = run("hibernate", "hib-a");
     assertThat(hibernate.code()).isZero();
     Etcd hibernated = etcd(client, "hib-a");
     assertThat(hibernated.getSpec().getReplicas()).isZero();
@@ -303,26 +278,6 @@ class CtlCommandsIT {
         .doesNotContainKey(Annotations.SUSPEND_SPEC_RECONCILE)
         .containsEntry(Annotations.OPERATION, Annotations.OPERATION_RECONCILE);
     assertThat(run("resume", "ann-a").code()).isEqualTo(ExitCodes.REFUSED);
-  }
-
-  @Test
-  void backupsListsTheLocalStoresSnapshots(KubernetesClient client, @TempDir Path root)
-      throws Exception {
-    create(client, "bk-a", null);
-    Path v2 = Files.createDirectories(root.resolve("backups").resolve(namespace).resolve("bk-a")
-        .resolve("v2"));
-    Files.write(v2.resolve("Full-00000000-00000010-1764547200"), new byte[2048]);
-    Files.write(v2.resolve("Incr-00000011-00000020-1764547220.gz"), new byte[100]);
-
-    Run table = run("backups", "bk-a", "--local-store-root", root.toString());
-    assertThat(table.code()).isZero();
-    assertThat(table.out()).contains("Full", "Delta", "2.0 KiB", "100 B",
-        "1 full and 1 delta snapshots, 2.1 KiB", "newest revision 20");
-    JsonNode json = new ObjectMapper().readTree(run("backups", "bk-a", "--local-store-root",
-        root.toString(), "-o", "json").out());
-    assertThat(json.at("/items/0/endRevision").asLong()).isEqualTo(10);
-    assertThat(json.at("/items/1/kind").asText()).isEqualTo("Delta");
-    assertThat(json.at("/items/1/sizeBytes").asLong()).isEqualTo(100);
   }
 
   static List<EtcdOpsTask> tasks(KubernetesClient client, String etcd) {

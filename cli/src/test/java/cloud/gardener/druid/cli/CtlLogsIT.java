@@ -40,6 +40,7 @@ class CtlLogsIT {
 
   static final String NODE = "druid-cli-logs-node";
   static HttpsServer kubelet;
+  static Kubectl kubectl;
   static final List<String> requests = new CopyOnWriteArrayList<>();
 
   @BeforeAll
@@ -56,8 +57,7 @@ class CtlLogsIT {
           .build());
       admin.nodes().resource(node).updateStatus();
     }
-    CtlCommandsIT.kubeconfig = cluster.kubeconfig();
-    CtlCommandsIT.namespace = ns.name();
+    kubectl = new Kubectl(cluster.kubeconfig(), ns.name());
   }
 
   @AfterAll
@@ -119,18 +119,18 @@ class CtlLogsIT {
       memberPod(client, "logs-a-" + i);
     }
 
-    CtlCommandsIT.Run one = CtlCommandsIT.run("logs", "logs-a", "logs-a-1", "--tail", "5");
+    Kubectl.Run one = kubectl.run("logs", "logs-a", "logs-a-1", "--tail", "5");
     assertThat(one.code()).as(one.err()).isZero();
     assertThat(one.out()).isEqualTo("{\"level\":\"info\",\"msg\":\"line 1 of logs-a-1\"}\n"
         + "{\"level\":\"info\",\"msg\":\"line 2 of logs-a-1\"}\n");
     assertThat(requests).anyMatch(r -> r.contains("/logs-a-1/etcd") && r.contains("tailLines=5"));
 
-    CtlCommandsIT.Run all = CtlCommandsIT.run("logs", "logs-a");
+    Kubectl.Run all = kubectl.run("logs", "logs-a");
     assertThat(all.code()).isZero();
     assertThat(all.out()).contains("[logs-a-0] {\"level\"", "[logs-a-2] {\"level\":\"info\","
         + "\"msg\":\"line 2 of logs-a-2\"}");
 
-    assertThat(CtlCommandsIT.run("logs", "logs-a", "logs-a-7").code())
+    assertThat(kubectl.run("logs", "logs-a", "logs-a-7").code())
         .isEqualTo(ExitCodes.NOT_FOUND);
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -47,16 +48,16 @@ class DocsCommandsTest {
     return commands;
   }
 
-  static java.util.Optional<DocCommand> command(String file, String raw) {
+  static Optional<DocCommand> command(String file, String raw) {
     String line = raw.replaceFirst("\\s+#.*$", "").trim();
     List<String> words = words(line);
     if (words.size() >= 2 && words.get(0).equals("kubectl") && words.get(1).equals("druid")) {
-      return java.util.Optional.of(new DocCommand(file, line, true, words.subList(2, words.size())));
+      return Optional.of(new DocCommand(file, line, true, words.subList(2, words.size())));
     }
     if (!words.isEmpty() && (words.get(0).equals("druid") || words.get(0).equals("./druid"))) {
-      return java.util.Optional.of(new DocCommand(file, line, false, words.subList(1, words.size())));
+      return Optional.of(new DocCommand(file, line, false, words.subList(1, words.size())));
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   /** Shell words: blanks separate, single and double quotes group. */

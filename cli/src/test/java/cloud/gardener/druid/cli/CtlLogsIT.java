@@ -60,12 +60,14 @@ class CtlLogsIT {
     kubectl = new Kubectl(cluster.kubeconfig(), ns.name());
   }
 
+  /** No kubelet confirms the pods' deletion on the test's node: they are removed at once. */
   @AfterAll
-  static void stop(LocalCluster cluster) {
+  static void stop(LocalCluster cluster, TestNamespace ns) {
     if (kubelet != null) {
       kubelet.stop(0);
     }
     try (KubernetesClient admin = cluster.newClient(null)) {
+      admin.pods().inNamespace(ns.name()).withGracePeriod(0).delete();
       admin.nodes().withName(NODE).delete();
     }
   }

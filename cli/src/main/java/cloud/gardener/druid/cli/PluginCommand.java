@@ -6,6 +6,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +32,8 @@ final class PluginCommand implements Runnable {
   /** Writes an executable {@code kubectl-druid} that runs this jar's {@link KubectlDruid}. */
   @Command(name = "install", mixinStandardHelpOptions = true,
       description = "Write the launcher DIR/kubectl-druid, which runs 'kubectl druid ...' with"
-          + " this jar and this Java; then 'kubectl druid --help' works when DIR is on PATH.",
+          + " this jar and this Java, and DIR/kubectl_complete-druid, kubectl's completer of"
+          + " 'kubectl druid <TAB>'; then 'kubectl druid --help' works when DIR is on PATH.",
       exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:written (or shown, with"
           + " --dry-run)", "1:error", "2:usage error"})
   static final class Install implements Callable<Integer> {
@@ -47,36 +50,45 @@ final class PluginCommand implements Runnable {
         description = "The druid jar the launcher runs (default: the running one).")
     Path jar;
 
-    @Option(names = "--dry-run", description = "Only print the launcher.")
+    @Option(names = "--dry-run", description = "Only print the launchers.")
     boolean dryRun;
 
     @Override
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
-      Path target = dir.resolve("kubectl-druid");
-      String script = launcher(jar != null ? jar.toAbsolutePath() : runningJar(),
-          Path.of(System.getProperty("java.home"), "bin", "java"));
-      out.println("will write " + target + ":");
-      out.print(script);
+      Path jarFile = jar != null ? jar.toAbsolutePath() : runningJar();
+      Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+      Map<Path, String> files = Map.of(
+          dir.resolve("kubectl-druid"), launcher(jarFile, java, ""),
+          dir.resolve("kubectl_complete-druid"), launcher(jarFile, java,
+              KubectlDruid.COMPLETE + " "));
+      for (Map.Entry<Path, String> file : new TreeMap<>(files).entrySet()) {
+        out.println("will write " + file.getKey() + ":");
+        out.print(file.getValue());
+      }
       if (dryRun) {
         out.println("(dry run: nothing changed)");
         return ExitCodes.OK;
       }
       Files.createDirectories(dir);
-      Files.writeString(target, script);
-      Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
-      out.println("written; check with: kubectl plugin list && kubectl druid --help");
+      for (Map.Entry<Path, String> file : files.entrySet()) {
+        Files.writeString(file.getKey(), file.getValue());
+        Files.setPosixFilePermissions(file.getKey(), PosixFilePermissions.fromString("rwxr-xr-x"));
+      }
+      out.println("written; check with: kubectl plugin list && kubectl druid --help"
+          + " (kubectl_complete-druid completes 'kubectl druid <TAB>', kubectl 1.26+)");
       if (!System.getenv().getOrDefault("PATH", "").contains(dir.toAbsolutePath().toString())) {
         out.println("note: " + dir + " is not on PATH");
       }
       return ExitCodes.OK;
     }
 
-    static String launcher(Path jar, Path java) {
+    /** A script running {@link KubectlDruid} with this jar, {@code first} before the arguments. */
+    static String launcher(Path jar, Path java, String first) {
       return "#!/bin/sh\n"
           + "# kubectl druid: written by 'druid plugin install'; runs the druid jar.\n"
           + "exec \"${DRUID_JAVA:-" + java + "}\" ${DRUID_JAVA_OPTS:-} -cp \"" + jar + "\" "
-          + KubectlDruid.class.getName() + " \"$@\"\n";
+          + KubectlDruid.class.getName() + " " + first + "\"$@\"\n";
     }
 
     private static Path runningJar() {

@@ -137,5 +137,21 @@ class DruidCommandTest {
     assertThat(java.nio.file.Files.isExecutable(launcher)).isTrue();
     assertThat(java.nio.file.Files.readString(launcher)).startsWith("#!/bin/sh")
         .contains("-cp \"" + jar + "\" cloud.gardener.druid.cli.KubectlDruid \"$@\"");
+    java.nio.file.Path completer = dir.resolve("kubectl_complete-druid");
+    assertThat(java.nio.file.Files.isExecutable(completer)).isTrue();
+    assertThat(java.nio.file.Files.readString(completer))
+        .contains("cloud.gardener.druid.cli.KubectlDruid __complete \"$@\"");
+  }
+
+  /** kubectl's plugin completion: whole words for the word being typed. */
+  @Test
+  void kubectlCompletionOffersWholeWords() {
+    assertThat(KubectlDruid.completions(new String[] {"sta"})).containsExactly("status");
+    assertThat(KubectlDruid.completions(new String[] {"status", "--con"}))
+        .containsExactly("--context");
+    assertThat(KubectlDruid.completions(new String[] {""}))
+        .contains("status", "wait", "confirm-volumes", "hibernate", "backups", "logs");
+    assertThat(KubectlDruid.completions(new String[] {"snapshot", "--type", ""}))
+        .containsExactly("delta", "full");
   }
 }

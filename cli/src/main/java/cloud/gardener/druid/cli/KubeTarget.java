@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
@@ -57,6 +58,14 @@ final class KubeTarget {
 
   private Config load() {
     if (kubeconfig == null) {
+      if (context != null) {
+        List<Path> files = Config.getKubeconfigFilenames().stream().map(Path::of)
+            .filter(Files::isReadable).toList();
+        if (!files.isEmpty() && files.stream().noneMatch(f -> contextExists(f, context))) {
+          throw new UserError("context " + context + " is not in " + files,
+              ExitCodes.NOT_FOUND);
+        }
+      }
       return Config.autoConfigure(context);
     }
     if (!Files.isReadable(kubeconfig)) {

@@ -82,4 +82,24 @@ class KubeTargetTest {
     assertThatThrownBy(target::config).isInstanceOf(UserError.class)
         .hasMessageContaining("cannot read kubeconfig");
   }
+
+  /** Without --kubeconfig, the files of $KUBECONFIG (here its system property) are used. */
+  @Test
+  void withoutKubeconfigTheDefaultFilesAreUsed() throws Exception {
+    Path file = dir.resolve("kubeconfig");
+    Files.writeString(file, KUBECONFIG);
+    System.setProperty("kubeconfig", file.toString());
+    try {
+      KubeTarget target = new KubeTarget();
+      new CommandLine(target).parseArgs("--context", "plain");
+      assertThat(target.namespace()).isEqualTo("default");
+      assertThat(target.config().getMasterUrl()).startsWith("https://127.0.0.2:6443");
+      KubeTarget unknown = new KubeTarget();
+      new CommandLine(unknown).parseArgs("--context", "nope");
+      assertThatThrownBy(unknown::namespace).isInstanceOf(UserError.class)
+          .hasMessageContaining("context nope is not in");
+    } finally {
+      System.clearProperty("kubeconfig");
+    }
+  }
 }

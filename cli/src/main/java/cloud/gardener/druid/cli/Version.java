@@ -15,11 +15,10 @@ final class Version implements IVersionProvider {
   static final String RESOURCE = "version.properties";
 
   /** What the build recorded; unresolved placeholders read as unknown. */
-  record BuildInfo(String version, String commit, String commitTime, boolean dirty) {
+  record BuildInfo(String version, String commit, String commitTime) {
 
     static BuildInfo of(Properties p) {
-      return new BuildInfo(value(p, "version"), value(p, "commit"), value(p, "commitTime"),
-          "true".equals(p.getProperty("dirty")));
+      return new BuildInfo(value(p, "version"), value(p, "commit"), value(p, "commitTime"));
     }
 
     private static String value(Properties p, String key) {
@@ -28,7 +27,7 @@ final class Version implements IVersionProvider {
     }
 
     String line() {
-      return "druid " + version + " (commit " + commit + (dirty ? ", modified" : "")
+      return "druid " + version + " (commit " + commit
           + ("unknown".equals(commitTime) ? "" : ", " + commitTime) + ")";
     }
   }

@@ -24,149 +24,189 @@ import picocli.CommandLine.Option;
 /** The command-line options of {@code druid agent}; defaults follow upstream. */
 public final class AgentOptions {
 
-  @Option(names = "--name", defaultValue = "${env:POD_NAME}",
+  @Option(names = "--name", paramLabel = "MEMBER", defaultValue = "${env:POD_NAME}",
       description = "Member (pod) name, e.g. etcd-main-0. Default: $POD_NAME.")
   String name;
 
-  @Option(names = "--namespace", defaultValue = "${env:POD_NAMESPACE:-default}",
-      description = "Namespace of the Etcd. Default: $POD_NAMESPACE.")
+  @Option(names = "--namespace", paramLabel = "NAMESPACE",
+      defaultValue = "${env:POD_NAMESPACE:-default}",
+      description = "Namespace of the Etcd. Default: $POD_NAMESPACE, else default.")
   String namespace;
 
-  @Option(names = "--etcd-name", description = "Name of the Etcd resource. Default: the "
-      + "member name without its ordinal suffix.")
+  @Option(names = "--etcd-name", paramLabel = "ETCD", description = "Name of the Etcd resource."
+      + " Default: the member name without its ordinal suffix.")
   String etcdName;
 
-  @Option(names = "--pod-ip", defaultValue = "${env:POD_IP:-127.0.0.1}",
-      description = "Address etcd and the agent listen on. Default: $POD_IP.")
+  @Option(names = "--pod-ip", paramLabel = "IP", defaultValue = "${env:POD_IP:-127.0.0.1}",
+      description = "Address etcd and the agent listen on. Default: $POD_IP, else 127.0.0.1.")
   String podIp;
 
-  @Option(names = "--advertise-host", description = "Host name other members reach this one "
-      + "by. Default: <name>.<etcd>-peer.<namespace>.svc.")
+  @Option(names = "--advertise-host", paramLabel = "HOST", description = "Host name other"
+      + " members reach this one by. Default: <name>.<etcd>-peer.<namespace>.svc.")
   String advertiseHost;
 
-  @Option(names = "--replicas", defaultValue = "1", description = "Members of the cluster.")
+  @Option(names = "--replicas", paramLabel = "COUNT", defaultValue = "1",
+      description = "Members of the cluster (default: ${DEFAULT-VALUE}).")
   int replicas;
 
-  @Option(names = "--initial-cluster", description = "name=peerURL,... overriding the "
-      + "members derived from --replicas and the peer service DNS names.")
+  @Option(names = "--initial-cluster", paramLabel = "NAME=PEER_URL[,...]",
+      description = "The initial members, overriding those derived from --replicas and the"
+          + " peer service DNS names.")
   String initialCluster;
 
-  @Option(names = "--client-port", defaultValue = "2379")
+  @Option(names = "--client-port", paramLabel = "PORT", defaultValue = "2379",
+      description = "etcd's client port (default: ${DEFAULT-VALUE}).")
   int clientPort;
 
-  @Option(names = "--peer-port", defaultValue = "2380")
+  @Option(names = "--peer-port", paramLabel = "PORT", defaultValue = "2380",
+      description = "etcd's peer port (default: ${DEFAULT-VALUE}).")
   int peerPort;
 
-  @Option(names = "--server-port", defaultValue = "8080", description = "Agent HTTP API port.")
+  @Option(names = "--server-port", paramLabel = "PORT", defaultValue = "8080",
+      description = "Port of the agent's HTTP API (default: ${DEFAULT-VALUE}).")
   int serverPort;
 
-  @Option(names = "--cluster-token", description = "Default: <namespace>-<etcd>.")
+  @Option(names = "--cluster-token", paramLabel = "TOKEN", description = "etcd's initial"
+      + " cluster token. Default: <namespace>-<etcd>.")
   String clusterToken;
 
-  @Option(names = "--data-dir", defaultValue = "/var/etcd/data/new.etcd")
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "/var/etcd/data/new.etcd",
+      description = "etcd's data directory (default: ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--etcd-bin-dir", defaultValue = "${env:DRUID_ETCD_BIN_DIR:-/usr/local/bin}",
+  @Option(names = "--etcd-bin-dir", paramLabel = "DIR",
+      defaultValue = "${env:DRUID_ETCD_BIN_DIR:-/usr/local/bin}",
       description = "Directory holding the etcd and etcdutl binaries. Default:"
           + " $DRUID_ETCD_BIN_DIR, else /usr/local/bin.")
   Path etcdBinDir;
 
-  @Option(names = "--quota-backend-bytes", defaultValue = "8Gi")
+  @Option(names = "--quota-backend-bytes", paramLabel = "QUANTITY", defaultValue = "8Gi",
+      description = "etcd's backend quota, a quantity such as 8Gi (default: ${DEFAULT-VALUE}).")
   String quota;
 
-  @Option(names = "--snapshot-count", defaultValue = "75000")
+  @Option(names = "--snapshot-count", paramLabel = "COUNT", defaultValue = "75000",
+      description = "Committed transactions between etcd's own raft snapshots (default:"
+          + " ${DEFAULT-VALUE}).")
   long snapshotCount;
 
-  @Option(names = "--heartbeat-interval", defaultValue = "100ms")
+  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", defaultValue = "100ms",
+      description = "etcd's heartbeat interval (default: ${DEFAULT-VALUE}).")
   String heartbeat;
 
-  @Option(names = "--election-timeout", defaultValue = "1s")
+  @Option(names = "--election-timeout", paramLabel = "DURATION", defaultValue = "1s",
+      description = "etcd's election timeout (default: ${DEFAULT-VALUE}).")
   String electionTimeout;
 
-  @Option(names = "--auto-compaction-mode", description = "periodic or revision")
+  @Option(names = "--auto-compaction-mode", paramLabel = "periodic|revision",
+      description = "etcd's auto-compaction mode. Default: etcd's (off).")
   String autoCompactionMode;
 
-  @Option(names = "--auto-compaction-retention")
+  @Option(names = "--auto-compaction-retention", paramLabel = "RETENTION",
+      description = "etcd's auto-compaction retention: a duration (periodic) or a revision"
+          + " count (revision). Default: etcd's.")
   String autoCompactionRetention;
 
-  @Option(names = "--client-tls-dir", description = "Directory with ca.crt, tls.crt, tls.key "
-      + "for etcd's client URLs (also used by the agent to connect).")
+  @Option(names = "--client-tls-dir", paramLabel = "DIR", description = "Directory with"
+      + " ca.crt, tls.crt, tls.key for etcd's client URLs (also used by the agent to"
+      + " connect). Default: plain HTTP.")
   Path clientTlsDir;
 
-  @Option(names = "--peer-tls-dir", description = "Directory with ca.crt, tls.crt, tls.key "
-      + "for etcd's peer URLs.")
+  @Option(names = "--peer-tls-dir", paramLabel = "DIR", description = "Directory with ca.crt,"
+      + " tls.crt, tls.key for etcd's peer URLs. Default: plain HTTP.")
   Path peerTlsDir;
 
   @Option(names = "--peer-skip-client-san-verification", description = "Accept peer client "
       + "certificates whose SANs do not name the connecting address.")
   boolean peerSkipClientSanVerification;
 
-  @Option(names = "--server-tls-dir", description = "Directory with tls.crt, tls.key (and "
-      + "ca.crt for mutual TLS) for the agent's HTTP API.")
+  @Option(names = "--server-tls-dir", paramLabel = "DIR", description = "Directory with"
+      + " tls.crt, tls.key (and ca.crt for mutual TLS) for the agent's HTTP API. Default:"
+      + " plain HTTP.")
   Path serverTlsDir;
 
-  @Option(names = "--store-provider", description = "Local or S3; no backups when absent.")
+  @Option(names = "--store-provider", paramLabel = "Local|S3", description = "Backup store"
+      + " provider. Default: none, no backups.")
   StoreConfig.Provider storeProvider;
 
-  @Option(names = "--store-container", description = "Bucket (S3) or directory (Local).")
+  @Option(names = "--store-container", paramLabel = "BUCKET|DIR", description = "Bucket (S3)"
+      + " or directory (Local). Default: /var/etcd/backup.")
   String storeContainer;
 
-  @Option(names = "--store-prefix", description = "Default: <namespace>--<etcd>.")
+  @Option(names = "--store-prefix", paramLabel = "PREFIX", description = "Prefix of the"
+      + " backups in the container. Default: <namespace>--<etcd>.")
   String storePrefix;
 
-  @Option(names = "--store-endpoint-override")
+  @Option(names = "--store-endpoint-override", paramLabel = "URL", description = "Endpoint of"
+      + " an S3-compatible store. Default: the provider's, or the secret's endpoint key.")
   URI storeEndpointOverride;
 
-  @Option(names = "--store-secret-dir", description = "The store secret's keys as files "
-      + "(accessKeyID, secretAccessKey, region, endpoint).")
+  @Option(names = "--store-secret-dir", paramLabel = "DIR", description = "The store secret's"
+      + " keys as files (accessKeyID, secretAccessKey, region, endpoint). Default: the"
+      + " provider's default credentials.")
   Path storeSecretDir;
 
-  @Option(names = "--full-snapshot-schedule", defaultValue = "0 */1 * * *")
+  @Option(names = "--full-snapshot-schedule", paramLabel = "CRON", defaultValue = "0 */1 * * *",
+      description = "Cron schedule of full snapshots (default: ${DEFAULT-VALUE}).")
   String fullSchedule;
 
-  @Option(names = "--delta-snapshot-period", defaultValue = "20s")
+  @Option(names = "--delta-snapshot-period", paramLabel = "DURATION", defaultValue = "20s",
+      description = "Period of delta snapshots (default: ${DEFAULT-VALUE}).")
   String deltaPeriod;
 
-  @Option(names = "--delta-snapshot-memory-limit", defaultValue = "10Mi")
+  @Option(names = "--delta-snapshot-memory-limit", paramLabel = "QUANTITY",
+      defaultValue = "10Mi", description = "Buffered events that trigger a delta snapshot"
+          + " before its period (default: ${DEFAULT-VALUE}).")
   String deltaMemoryLimit;
 
-  @Option(names = "--compress-snapshots", defaultValue = "true", arity = "1")
+  @Option(names = "--compress-snapshots", paramLabel = "true|false", defaultValue = "true",
+      arity = "1", description = "Compress snapshots (default: ${DEFAULT-VALUE}).")
   boolean compress;
 
-  @Option(names = "--compression-policy", defaultValue = "gzip", description = "gzip or zlib "
-      + "(spec.backup.compression.policy). Snapshots of every upstream policy are read, lzw "
-      + "too, but lzw is not written: it is refused at startup.")
+  @Option(names = "--compression-policy", paramLabel = "gzip|zlib", defaultValue = "gzip",
+      description = "spec.backup.compression.policy (default: ${DEFAULT-VALUE}). Snapshots of"
+          + " every upstream policy are read, lzw too, but lzw is not written: it is refused at"
+          + " startup.")
   String compressionPolicy;
 
-  @Option(names = "--compression-level", defaultValue = "1", description = "Deflate level "
-      + "of compressed snapshots, 0 (stored) to 9 (smallest); 1 is the fastest that "
-      + "compresses. Compression runs on every available processor.")
+  @Option(names = "--compression-level", paramLabel = "0-9", defaultValue = "1",
+      description = "Deflate level of compressed snapshots, 0 (stored) to 9 (smallest); 1 is"
+          + " the fastest that compresses. Compression runs on every available processor"
+          + " (default: ${DEFAULT-VALUE}).")
   int compressionLevel;
 
-  @Option(names = "--garbage-collection-policy", defaultValue = "LimitBased")
+  @Option(names = "--garbage-collection-policy", paramLabel = "LimitBased|Exponential",
+      defaultValue = "LimitBased",
+      description = "Which backups garbage collection keeps (default: ${DEFAULT-VALUE}).")
   GarbageCollectionPolicy gcPolicy;
 
-  @Option(names = "--max-backups", defaultValue = "7")
+  @Option(names = "--max-backups", paramLabel = "COUNT", defaultValue = "7",
+      description = "Backups (full snapshots with their deltas) kept by LimitBased garbage"
+          + " collection (default: ${DEFAULT-VALUE}).")
   int maxBackups;
 
-  @Option(names = "--garbage-collection-period", defaultValue = "1m")
+  @Option(names = "--garbage-collection-period", paramLabel = "DURATION", defaultValue = "1m",
+      description = "Period of garbage collection (default: ${DEFAULT-VALUE}).")
   String gcPeriod;
 
-  @Option(names = "--delta-snapshot-retention-period", defaultValue = "0s",
+  @Option(names = "--delta-snapshot-retention-period", paramLabel = "DURATION",
+      defaultValue = "0s",
       description = "How long delta snapshots before the newest full snapshot are kept "
           + "(Go duration, e.g. 1h); those after it are always kept. Default: 0s, deleted at "
           + "the next garbage collection.")
   String deltaRetention;
 
-  @Option(names = "--defragmentation-schedule", defaultValue = "0 0 */3 * *")
+  @Option(names = "--defragmentation-schedule", paramLabel = "CRON",
+      defaultValue = "0 0 */3 * *",
+      description = "Cron schedule of this member's defragmentation (default:"
+          + " ${DEFAULT-VALUE}).")
   String defragSchedule;
 
-  @Option(names = "--init-retry-period", defaultValue = "10s",
-      description = "Wait between failed initialisation attempts.")
+  @Option(names = "--init-retry-period", paramLabel = "DURATION", defaultValue = "10s",
+      description = "Wait between failed initialisation attempts (default: ${DEFAULT-VALUE}).")
   String initRetryPeriod;
 
-  @Option(names = "--leases", description = "Renew member and snapshot leases. Default: when "
-      + "running in Kubernetes (KUBERNETES_SERVICE_HOST set).")
+  @Option(names = "--leases", description = "Renew member and snapshot leases. Default: when running in Kubernetes"
+          + " (KUBERNETES_SERVICE_HOST set).")
   Boolean leases;
 
   AgentConfig toConfig() {

@@ -3,12 +3,44 @@ package cloud.gardener.druid.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code druid ctl}: inspect and operate Etcd clusters through the Kubernetes API. */
+/**
+ * {@code druid ctl}, also run as {@code kubectl druid} (see {@link KubectlDruid}): inspect and
+ * operate Etcd clusters through the Kubernetes API, with kubectl's conventions.
+ */
 @Command(
     name = "ctl",
     mixinStandardHelpOptions = true,
-    description = "Inspect and operate Etcd clusters through the Kubernetes API.",
-    subcommands = {CtlStatusCommand.class, CtlWaitCommand.class})
+    versionProvider = Version.class,
+    description = {
+        "Inspect and operate Etcd clusters through the Kubernetes API, with kubectl's"
+            + " conventions: the namespace of the current context unless -n, --context,"
+            + " --kubeconfig, durations such as 90s, 9m or 1h30m. Every command that changes"
+            + " something first says what it will do and takes --dry-run."},
+    subcommands = {
+        CtlStatusCommand.class,
+        CtlWaitCommand.class,
+        ConfirmVolumesCommand.class,
+        SnapshotCommand.class,
+        DefragmentCommand.class,
+        ReplaceMemberVolumeCommand.class,
+        RecoverQuorumCommand.class,
+        HibernateCommand.class,
+        WakeCommand.class,
+        ReconcileCommand.class,
+        SuspendCommand.class,
+        ResumeCommand.class,
+        BackupsCommand.class,
+        LogsCommand.class,
+        CommandLine.HelpCommand.class},
+    exitCodeListHeading = "%nExit codes (of every command):%n",
+    exitCodeList = {
+        "0:done (applied, shown, rollout or task complete)",
+        "1:error (API server, store, unexpected)",
+        "2:usage error",
+        "3:not found (Etcd, member, task, store)",
+        "4:timed out waiting",
+        "5:the followed task failed or was rejected",
+        "6:refused (nothing to do, or not possible in this state)"})
 final class CtlCommand implements Runnable {
 
   @CommandLine.Spec

@@ -3,6 +3,8 @@ package cloud.gardener.druid.cli;
 import cloud.gardener.druid.agent.AgentCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code druid} command: one jar, one entry point, a subcommand per process role. */
 @Command(
@@ -18,14 +20,24 @@ import picocli.CommandLine.Command;
         AgentCommand.class,
         CtlCommand.class,
         LocalCommand.class,
+        PluginCommand.class,
+        CompletionCommand.class,
         CommandLine.HelpCommand.class},
-    footer = {"", "Run 'druid <command> --help' for the options of a command."})
+    footer = {"", "Run 'druid <command> --help' for the options of a command.",
+        "As a kubectl plugin: 'druid plugin install', then 'kubectl druid --help'."})
 public final class Druid implements Runnable {
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  @Option(names = LogFormat.OPTION, paramLabel = "text|json", scope = ScopeType.INHERIT,
+      defaultValue = "${env:DRUID_LOG_FORMAT:-text}",
+      description = "Log lines as text or as JSON objects, one a line (default: $DRUID_LOG_FORMAT,"
+          + " else text).")
+  LogFormat logFormat;
+
   public static void main(String[] args) {
+    LogFormat.configureFrom(args);
     System.exit(commandLine().execute(args));
   }
 

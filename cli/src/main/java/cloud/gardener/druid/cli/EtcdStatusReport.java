@@ -99,13 +99,9 @@ final class EtcdStatusReport {
   private static Optional<String> volumeHint(Etcd etcd, EtcdStatus s) {
     VolumeOperation op = s.getVolumeOperation();
     if (op != null && !op.isFinished()) {
-      return Optional.of("Volume operation in progress: " + op.getType() + ", phase "
-          + op.getPhase()
-          + (op.getCurrentMember() == null ? "" : ", member " + op.getCurrentMember())
+      return Optional.of("Volume operation in progress: " + TaskProgress.volumeProgress(op, etcd)
           + (op.getCompletedMembers() == null || op.getCompletedMembers().isEmpty() ? ""
-              : ", done: " + String.join(", ", op.getCompletedMembers()))
-          + (op.getSnapshotRevision() == null ? ""
-              : ", full snapshot at revision " + op.getSnapshotRevision())
+              : " (done: " + String.join(", ", op.getCompletedMembers()) + ")")
           + (op.getTask() == null ? "" : ", task " + op.getTask()));
     }
     if (s.getConditions() == null) {

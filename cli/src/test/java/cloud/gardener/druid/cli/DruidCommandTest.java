@@ -4,17 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 class DruidCommandTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"operator", "agent", "agent copy", "ctl", "local", "ctl status",
-      "ctl wait", "local up", "local down", "local status"})
+      "ctl wait", "ctl confirm-volumes", "ctl snapshot", "ctl defragment",
+      "ctl replace-member-volume", "ctl recover-quorum", "ctl hibernate", "ctl wake",
+      "ctl reconcile", "ctl suspend", "ctl resume", "ctl backups", "ctl logs", "local up",
+      "local down", "local status", "plugin", "plugin install", "completion"})
   void everyCommandHasHelp(String command) {
     StringWriter out = new StringWriter();
-    picocli.CommandLine cli = Druid.commandLine();
+    CommandLine cli = Druid.commandLine();
     cli.setOut(new PrintWriter(out));
     int code = cli.execute((command + " --help").split(" "));
     assertThat(code).isZero();
@@ -25,18 +34,124 @@ class DruidCommandTest {
   @ValueSource(strings = {"", "--help"})
   void topLevelUsageListsTheSubcommands(String arg) {
     StringWriter out = new StringWriter();
-    picocli.CommandLine cli = Druid.commandLine();
+    CommandLine cli = Druid.commandLine();
     cli.setOut(new PrintWriter(out));
     cli.execute(arg.isEmpty() ? new String[0] : new String[] {arg});
-    assertThat(out.toString()).contains("operator", "agent", "ctl", "local");
+    assertThat(out.toString()).contains("operator", "agent", "ctl", "local", "plugin",
+        "completion");
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void unknownOptionIsAUsageError() {
     StringWriter err = new StringWriter();
-    picocli.CommandLine cli = Druid.commandLine();
+    CommandLine cli = Druid.commandLine();
     cli.setErr(new PrintWriter(err));
-    assertThat(cli.execute("ctl", "wait", "rollout", "x", "--bogus")).isEqualTo(2);
+    assertThat(cli.execute("ctl", "wait", "rollout", "x", "--bogus")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("Unknown option: '--bogus'");
+  }
+
+  /** Every option of every command says what it is, shows its default, and names its value. */
+  @Test
+  void everyOptionHasADescriptionItsDefaultAndAMeaningfulPlaceholder() {
+    List<String> problems = new ArrayList<>();
+    check(Druid.commandLine().getCommandSpec(), problems);
+    assertThat(problems).isEmpty();
+  }
+
+  private static void check(CommandSpec command, List<String> problems) {
+    for (OptionSpec o : command.options()) {
+      if (o.usageHelp() || o.versionHelp()) {
+        continue;
+      }
+      String where = command.qualifiedName() + " " + o.longestName();
+      String description = String.join(" ", o.description());
+      if (description.isBlank()) {
+        problems.add(where + ": no description");
+      }
+      boolean flag = o.typeInfo().isBoolean();
+      if (!flag && o.arity().max() > 0 && o.paramLabel().startsWith("<")) {
+        problems.add(where + ": placeholder " + o.paramLabel());
+      }
+      if (o.defaultValue() != null && !flag
+          && !description.toLowerCase(java.util.Locale.ROOT).contains("default")) {
+        problems.add(where + ": default " + o.defaultValue() + " not shown");
+      }
+    }
+    command.subcommands().values().forEach(sub -> {
+      if (sub.getCommandSpec() != command) {
+        check(sub.getCommandSpec(), problems);
+      }
+    });
+  }
+
+  @Test
+  void versionNamesTheBuildAndItsCommit() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = Druid.commandLine();
+    cli.setOut(new PrintWriter(out));
+    assertThat(cli.execute("--version")).isZero();
+    assertThat(out.toString()).matches("(?s)druid \\d+\\.\\d+\\.\\d+\\S* \\(commit \\S+.*\\)\n.*")
+        .doesNotContain("${").doesNotContain("development build");
+  }
+
+  @Test
+  void versionWithoutGitSaysUnknownCommit() {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("version", "1.2.3");
+    p.setProperty("commit", "${git.commit.id.abbrev}");
+    p.setProperty("commitTime", "${git.commit.time}");
+    assertThat(Version.BuildInfo.of(p).line()).isEqualTo("druid 1.2.3 (commit unknown)");
+  }
+
+  @Test
+  void completionScriptCoversTheCommandsAndThePlugin() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = Druid.commandLine();
+    cli.setOut(new PrintWriter(out));
+    assertThat(cli.execute("completion", "bash")).isZero();
+    assertThat(out.toString()).contains("complete -F", "confirm-volumes", "replace-member-volume",
+        "kubectl-druid");
+  }
+
+  @Test
+  void kubectlPluginIsCtlUnderTheKubectlName() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = KubectlDruid.commandLine();
+    cli.setOut(new PrintWriter(out));
+    assertThat(cli.execute("status", "--help")).isZero();
+    assertThat(out.toString()).startsWith("Usage: kubectl druid status")
+        .contains("--context=CONTEXT", "-n, --namespace=NAMESPACE", "-A, --all-namespaces",
+            "-l, --selector=SELECTOR", "-o, --output=json|yaml|wide", "Exit codes:");
+  }
+
+  @Test
+  void pluginInstallWritesAnExecutableLauncher(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    StringWriter out = new StringWriter();
+    CommandLine cli = Druid.commandLine();
+    cli.setOut(new PrintWriter(out));
+    java.nio.file.Path jar = dir.resolve("druid.jar");
+    assertThat(cli.execute("plugin", "install", "--dir", dir.toString(), "--jar",
+        jar.toString())).isZero();
+    java.nio.file.Path launcher = dir.resolve("kubectl-druid");
+    assertThat(java.nio.file.Files.isExecutable(launcher)).isTrue();
+    assertThat(java.nio.file.Files.readString(launcher)).startsWith("#!/bin/sh")
+        .contains("-cp \"" + jar + "\" cloud.gardener.druid.cli.KubectlDruid \"$@\"");
+    java.nio.file.Path completer = dir.resolve("kubectl_complete-druid");
+    assertThat(java.nio.file.Files.isExecutable(completer)).isTrue();
+    assertThat(java.nio.file.Files.readString(completer))
+        .contains("cloud.gardener.druid.cli.KubectlDruid __complete \"$@\"");
+  }
+
+  /** kubectl's plugin completion: whole words for the word being typed. */
+  @Test
+  void kubectlCompletionOffersWholeWords() {
+    assertThat(KubectlDruid.completions(new String[] {"sta"})).containsExactly("status");
+    assertThat(KubectlDruid.completions(new String[] {"status", "--con"}))
+        .containsExactly("--context");
+    assertThat(KubectlDruid.completions(new String[] {""}))
+        .contains("status", "wait", "confirm-volumes", "hibernate", "backups", "logs");
+    assertThat(KubectlDruid.completions(new String[] {"snapshot", "--type", ""}))
+        .containsExactly("delta", "full");
   }
 }

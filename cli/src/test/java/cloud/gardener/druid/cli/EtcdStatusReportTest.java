@@ -69,8 +69,9 @@ class EtcdStatusReportTest {
     s.setVolumeOperation(op);
     etcd.setStatus(s);
 
-    assertThat(EtcdStatusReport.render(etcd)).contains("Volume operation in progress: Replace,"
-        + " phase Replacing, member main-0, done: main-2, full snapshot at revision 42");
+    assertThat(EtcdStatusReport.render(etcd)).contains("Volume operation in progress: Replace:"
+        + " phase Replacing, member main-0, 1 of 3 members done, full snapshot at revision 42"
+        + " (done: main-2)");
   }
 
   @Test

@@ -39,66 +39,75 @@ public final class CopyCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--store-provider", required = true,
+  @Option(names = "--store-provider", paramLabel = "Local|S3", required = true,
       description = "Target store: Local or S3.")
   StoreConfig.Provider storeProvider;
 
-  @Option(names = "--store-container", required = true,
+  @Option(names = "--store-container", paramLabel = "BUCKET|DIR", required = true,
       description = "Target bucket (S3) or directory (Local).")
   String storeContainer;
 
-  @Option(names = "--store-prefix", required = true, description = "Target prefix.")
+  @Option(names = "--store-prefix",
+      paramLabel = "PREFIX", required = true, description = "Target prefix.")
   String storePrefix;
 
-  @Option(names = "--store-endpoint-override", description = "Target S3 endpoint (an "
+  @Option(names = "--store-endpoint-override",
+      paramLabel = "URL", description = "Target S3 endpoint (an "
       + "S3-compatible server); default: the provider's, or the secret's endpoint key.")
   URI storeEndpointOverride;
 
-  @Option(names = "--store-secret-dir", description = "The target store secret's keys as "
+  @Option(names = "--store-secret-dir",
+      paramLabel = "DIR", description = "The target store secret's keys as "
       + "files (accessKeyID, secretAccessKey, region, endpoint).")
   Path storeSecretDir;
 
-  @Option(names = "--source-store-provider", required = true,
+  @Option(names = "--source-store-provider", paramLabel = "Local|S3", required = true,
       description = "Source store: Local or S3.")
   StoreConfig.Provider sourceProvider;
 
-  @Option(names = "--source-store-container", required = true,
+  @Option(names = "--source-store-container", paramLabel = "BUCKET|DIR", required = true,
       description = "Source bucket (S3) or directory (Local).")
   String sourceContainer;
 
-  @Option(names = "--source-store-prefix", required = true, description = "Source prefix.")
+  @Option(names = "--source-store-prefix",
+      paramLabel = "PREFIX", required = true, description = "Source prefix.")
   String sourcePrefix;
 
-  @Option(names = "--source-store-endpoint-override", description = "Source S3 endpoint.")
+  @Option(names = "--source-store-endpoint-override",
+      paramLabel = "URL", description = "Source S3 endpoint.")
   URI sourceEndpointOverride;
 
-  @Option(names = "--source-store-secret-dir", description = "The source store secret's "
+  @Option(names = "--source-store-secret-dir",
+      paramLabel = "DIR", description = "The source store secret's "
       + "keys as files.")
   Path sourceSecretDir;
 
-  @Option(names = "--max-backup-age", defaultValue = "-1", description = "Copy only backups "
+  @Option(names = "--max-backup-age",
+      paramLabel = "DAYS", defaultValue = "-1", description = "Copy only backups "
       + "whose full snapshot is younger than this many days. Default: -1, no limit.")
   int maxBackupAge;
 
-  @Option(names = "--max-backups-to-copy", defaultValue = "-1", description = "Copy only "
+  @Option(names = "--max-backups-to-copy",
+      paramLabel = "COUNT", defaultValue = "-1", description = "Copy only "
       + "the newest N backups (after the age limit). Default: -1, all.")
   int maxBackupsToCopy;
 
-  @Option(names = "--wait-for-final-snapshot", defaultValue = "false", arity = "1",
+  @Option(names = "--wait-for-final-snapshot",
+      paramLabel = "true|false", defaultValue = "false", arity = "1",
       description = "Before copying, wait until the source's newest full snapshot is final "
           + "(taken by its agent on shutdown). Default: false.")
   boolean waitForFinalSnapshot;
 
-  @Option(names = "--wait-for-final-snapshot-timeout", defaultValue = "0s",
+  @Option(names = "--wait-for-final-snapshot-timeout", paramLabel = "DURATION", defaultValue = "0s",
       description = "Stop waiting for the final snapshot after this long (Go duration) and "
           + "copy anyway. Default: 0s, wait without limit.")
   String waitTimeout;
 
-  @Option(names = "--final-snapshot-check-interval", defaultValue = "15s",
+  @Option(names = "--final-snapshot-check-interval", paramLabel = "DURATION", defaultValue = "15s",
       description = "How often the source is checked for the final snapshot. Default: 15s.")
   String checkInterval;
 
-  @Option(names = "--max-parallel-copy-operations", defaultValue = "10",
+  @Option(names = "--max-parallel-copy-operations", paramLabel = "COUNT", defaultValue = "10",
       description = "Snapshots copied at a time. Default: 10.")
   int parallelism;
 

@@ -90,6 +90,16 @@ public final class S3SnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public java.util.OptionalLong size(Snapshot snapshot) throws IOException {
+    try {
+      return java.util.OptionalLong.of(s3.headObject(b -> b.bucket(bucket)
+          .key(keyPrefix + snapshot.fileName())).contentLength());
+    } catch (SdkException e) {
+      throw unreachable("read the size of " + snapshot, e);
+    }
+  }
+
+  @Override
   public void delete(Snapshot snapshot) throws IOException {
     try {
       s3.deleteObject(b -> b.bucket(bucket).key(keyPrefix + snapshot.fileName()));

@@ -32,6 +32,13 @@ public interface SnapshotStore extends Closeable {
     return Optional.empty();
   }
 
+  /** Bytes the snapshot takes in the store (compressed as stored); empty when unknown. */
+  default java.util.OptionalLong size(Snapshot snapshot) throws IOException {
+    Optional<java.nio.file.Path> file = localFile(snapshot);
+    return file.isPresent() ? java.util.OptionalLong.of(java.nio.file.Files.size(file.get()))
+        : java.util.OptionalLong.empty();
+  }
+
   void delete(Snapshot snapshot) throws IOException;
 
   /**

@@ -43,4 +43,10 @@ class LocalSnapshotStoreTest extends SnapshotStoreContract {
         .isEqualTo(1);
     assertThat(leftover).doesNotExist();
   }
+
+  @Test
+  void sizeIsTheStoredBytes() throws Exception {
+    store().put(FULL, out -> out.write(new byte[1234]));
+    assertThat(store().size(FULL)).hasValue(1234);
+  }
 }

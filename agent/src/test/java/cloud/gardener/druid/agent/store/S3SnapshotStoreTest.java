@@ -87,4 +87,10 @@ class S3SnapshotStoreTest extends SnapshotStoreContract {
           .hasMessageContaining("cannot list");
     }
   }
+
+  @Test
+  void sizeIsTheStoredBytes() throws Exception {
+    store().put(FULL, out -> out.write(new byte[1234]));
+    assertThat(store().size(FULL)).hasValue(1234);
+  }
 }

@@ -29,12 +29,14 @@ public final class S3SnapshotStore implements SnapshotStore {
   public S3SnapshotStore(S3Client s3, String bucket, String prefix, int partSize) {
     this.s3 = s3;
     this.bucket = bucket;
-    this.keyPrefix = (prefix.isEmpty() ? "" : stripSlashes(prefix) + "/") + "v2/";
+    this.keyPrefix = keyPrefix(prefix);
     this.partSize = partSize;
   }
 
-  private static String stripSlashes(String prefix) {
-    return prefix.replaceAll("^/+|/+$", "");
+  /** {@code <prefix>/v2/}: where every object store keeps the snapshots of a prefix. */
+  static String keyPrefix(String prefix) {
+    String stripped = prefix.replaceAll("^/+|/+$", "");
+    return (stripped.isEmpty() ? "" : stripped + "/") + "v2/";
   }
 
   @Override

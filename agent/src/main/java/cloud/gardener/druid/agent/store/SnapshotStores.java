@@ -32,6 +32,8 @@ public final class SnapshotStores {
       case Local -> new LocalSnapshotStore(Paths.get(config.container()), config.prefix());
       case S3 -> new S3SnapshotStore(s3Client(config), config.container(), config.prefix(),
           PART_SIZE);
+      case GCS -> GcsSnapshotStore.open(config);
+      case ABS -> throw new IOException("ABS");
     };
   }
 

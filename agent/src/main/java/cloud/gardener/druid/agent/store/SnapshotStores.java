@@ -33,7 +33,7 @@ public final class SnapshotStores {
       case S3 -> new S3SnapshotStore(s3Client(config), config.container(), config.prefix(),
           PART_SIZE);
       case GCS -> GcsSnapshotStore.open(config);
-      case ABS -> throw new IOException("ABS");
+      case ABS -> AbsSnapshotStore.open(config);
     };
   }
 

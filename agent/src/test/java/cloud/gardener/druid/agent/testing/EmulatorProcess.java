@@ -48,6 +48,12 @@ final class EmulatorProcess implements AutoCloseable {
     }
   }
 
+  /** A new log file under {@code target/it-logs/}, kept after the test. */
+  static Path logFile(String name) throws IOException {
+    Path dir = Files.createDirectories(Paths.get("target", "it-logs").toAbsolutePath());
+    return Files.createTempFile(dir, name + "-", ".log");
+  }
+
   /** Starts {@code command} and waits until 127.0.0.1:{@code port} accepts connections. */
   static EmulatorProcess start(List<String> command, Path log, int port) throws IOException {
     Files.createDirectories(log.getParent());

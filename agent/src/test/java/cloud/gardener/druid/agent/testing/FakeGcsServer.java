@@ -33,7 +33,7 @@ public final class FakeGcsServer implements AutoCloseable {
     process = EmulatorProcess.start(List.of(bin.toString(), "-scheme", "http",
         "-host", "127.0.0.1", "-port", String.valueOf(port), "-backend", "memory",
         "-external-url", url, "-public-host", "127.0.0.1:" + port, "-log-level", "warn"),
-        workDir.resolve("fake-gcs-server.log"), port);
+        EmulatorProcess.logFile("fake-gcs-server"), port);
     secretDir = Files.createDirectories(workDir.resolve("gcs-secret"));
     Files.writeString(secretDir.resolve("serviceaccount.json"),
         "{\"type\":\"service_account\",\"project_id\":\"" + PROJECT + "\"}");

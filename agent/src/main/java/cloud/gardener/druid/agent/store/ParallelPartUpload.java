@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Cuts what is written into parts of a fixed size and uploads up to {@code parallel} of them at
@@ -148,27 +149,29 @@ final class ParallelPartUpload extends OutputStream {
         parts.complete(count);
       }
       done = true;
-    } finally {
-      pool.shutdownNow();
+      pool.shutdown();
+    } catch (IOException | RuntimeException | Error e) {
+      abort();
+      throw e;
     }
   }
 
-  /** Stops the uploads and discards what was uploaded; nothing becomes visible. */
+  /**
+   * Discards the upload; nothing becomes visible. Parts not started are cancelled, parts in
+   * flight are let finish (an interrupted request may have been carried out without its
+   * answer, e.g. a multipart upload created that nobody would abort).
+   */
   void abort() {
     if (done) {
       return;
     }
     done = true;
-    pool.shutdownNow();
-    for (Future<?> f : uploads) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (ExecutionException ignored) {
-        // the upload is discarded anyway
-      }
+    uploads.forEach(f -> f.cancel(false));
+    pool.shutdown();
+    try {
+      pool.awaitTermination(10, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     parts.abort();
   }

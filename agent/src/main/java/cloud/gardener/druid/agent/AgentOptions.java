@@ -105,10 +105,12 @@ public final class AgentOptions {
       + "ca.crt for mutual TLS) for the agent's HTTP API.")
   Path serverTlsDir;
 
-  @Option(names = "--store-provider", description = "Local or S3; no backups when absent.")
+  @Option(names = "--store-provider", description = "Local, S3, GCS or ABS; no backups when "
+      + "absent.")
   StoreConfig.Provider storeProvider;
 
-  @Option(names = "--store-container", description = "Bucket (S3) or directory (Local).")
+  @Option(names = "--store-container", description = "Bucket (S3, GCS), blob container (ABS) "
+      + "or directory (Local).")
   String storeContainer;
 
   @Option(names = "--store-prefix", description = "Default: <namespace>--<etcd>.")
@@ -118,7 +120,7 @@ public final class AgentOptions {
   URI storeEndpointOverride;
 
   @Option(names = "--store-secret-dir", description = "The store secret's keys as files "
-      + "(accessKeyID, secretAccessKey, region, endpoint).")
+      + "as upstream's secret carries them (docs/backup-stores.md).")
   Path storeSecretDir;
 
   @Option(names = "--full-snapshot-schedule", defaultValue = "0 */1 * * *")

@@ -40,36 +40,36 @@ public final class CopyCommand implements Callable<Integer> {
   CommandSpec spec;
 
   @Option(names = "--store-provider", required = true,
-      description = "Target store: Local or S3.")
+      description = "Target store: Local, S3, GCS or ABS.")
   StoreConfig.Provider storeProvider;
 
   @Option(names = "--store-container", required = true,
-      description = "Target bucket (S3) or directory (Local).")
+      description = "Target bucket (S3, GCS), blob container (ABS) or directory (Local).")
   String storeContainer;
 
   @Option(names = "--store-prefix", required = true, description = "Target prefix.")
   String storePrefix;
 
-  @Option(names = "--store-endpoint-override", description = "Target S3 endpoint (an "
-      + "S3-compatible server); default: the provider's, or the secret's endpoint key.")
+  @Option(names = "--store-endpoint-override", description = "Target endpoint (an "
+      + "S3-compatible server or an emulator); default: the provider's.")
   URI storeEndpointOverride;
 
   @Option(names = "--store-secret-dir", description = "The target store secret's keys as "
-      + "files (accessKeyID, secretAccessKey, region, endpoint).")
+      + "files, as upstream's secret carries them (docs/backup-stores.md).")
   Path storeSecretDir;
 
   @Option(names = "--source-store-provider", required = true,
-      description = "Source store: Local or S3.")
+      description = "Source store: Local, S3, GCS or ABS.")
   StoreConfig.Provider sourceProvider;
 
   @Option(names = "--source-store-container", required = true,
-      description = "Source bucket (S3) or directory (Local).")
+      description = "Source bucket (S3, GCS), blob container (ABS) or directory (Local).")
   String sourceContainer;
 
   @Option(names = "--source-store-prefix", required = true, description = "Source prefix.")
   String sourcePrefix;
 
-  @Option(names = "--source-store-endpoint-override", description = "Source S3 endpoint.")
+  @Option(names = "--source-store-endpoint-override", description = "Source endpoint.")
   URI sourceEndpointOverride;
 
   @Option(names = "--source-store-secret-dir", description = "The source store secret's "

@@ -124,12 +124,12 @@ public final class AgentOptions {
       + " plain HTTP.")
   Path serverTlsDir;
 
-  @Option(names = "--store-provider", paramLabel = "Local|S3", description = "Backup store"
-      + " provider. Default: none, no backups.")
+  @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", description = "Backup"
+      + " store provider. Default: none, no backups.")
   StoreConfig.Provider storeProvider;
 
-  @Option(names = "--store-container", paramLabel = "BUCKET|DIR", description = "Bucket (S3)"
-      + " or directory (Local). Default: /var/etcd/backup.")
+  @Option(names = "--store-container", paramLabel = "BUCKET|CONTAINER|DIR",
+      description = "Bucket (S3, GCS), blob container (ABS) or directory (Local). Default: /var/etcd/backup.")
   String storeContainer;
 
   @Option(names = "--store-prefix", paramLabel = "PREFIX", description = "Prefix of the"
@@ -141,8 +141,7 @@ public final class AgentOptions {
   URI storeEndpointOverride;
 
   @Option(names = "--store-secret-dir", paramLabel = "DIR", description = "The store secret's"
-      + " keys as files (accessKeyID, secretAccessKey, region, endpoint). Default: the"
-      + " provider's default credentials.")
+      + " keys as files, as upstream's secret carries them (docs/backup-stores.md). Default: none.")
   Path storeSecretDir;
 
   @Option(names = "--full-snapshot-schedule", paramLabel = "CRON", defaultValue = "0 */1 * * *",

@@ -6,15 +6,15 @@ import java.util.Optional;
 
 /**
  * Where backups go: the {@code spec.backup.store} of the Etcd. {@code container} is the
- * bucket (S3) or the root directory (Local); {@code secretDir} holds the store secret's keys
- * as files ({@code accessKeyID}, {@code secretAccessKey}, {@code region}, optional
- * {@code endpoint}), as upstream mounts it.
+ * bucket (S3, GCS), the blob container (ABS) or the root directory (Local); {@code secretDir}
+ * holds the store secret's keys as files, as upstream's secret carries them
+ * (docs/backup-stores.md lists them per provider).
  */
 public record StoreConfig(
     Provider provider, String container, String prefix, Optional<URI> endpointOverride,
     Optional<Path> secretDir) {
 
   public enum Provider {
-    Local, S3
+    Local, S3, GCS, ABS
   }
 }

@@ -39,42 +39,44 @@ public final class CopyCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--store-provider", paramLabel = "Local|S3", required = true,
-      description = "Target store: Local or S3.")
+  @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", required = true,
+      description = "Target store: Local, S3, GCS or ABS.")
   StoreConfig.Provider storeProvider;
 
-  @Option(names = "--store-container", paramLabel = "BUCKET|DIR", required = true,
-      description = "Target bucket (S3) or directory (Local).")
+  @Option(names = "--store-container", paramLabel = "BUCKET|CONTAINER|DIR", required = true,
+      description = "Target bucket (S3, GCS), blob container (ABS) or directory (Local).")
   String storeContainer;
 
   @Option(names = "--store-prefix",
       paramLabel = "PREFIX", required = true, description = "Target prefix.")
   String storePrefix;
 
-  @Option(names = "--store-endpoint-override",
-      paramLabel = "URL", description = "Target S3 endpoint (an "
-      + "S3-compatible server); default: the provider's, or the secret's endpoint key.")
+  @Option(names = "--store-endpoint-override", paramLabel = "URL",
+      description = "Target endpoint (an "
+      + "S3-compatible server or an emulator); default: the provider's.")
   URI storeEndpointOverride;
 
-  @Option(names = "--store-secret-dir",
-      paramLabel = "DIR", description = "The target store secret's keys as "
-      + "files (accessKeyID, secretAccessKey, region, endpoint).")
+  @Option(names = "--store-secret-dir", paramLabel = "DIR",
+      description = "The target store secret's keys as "
+      + "files, as upstream's secret carries them (docs/backup-stores.md).")
   Path storeSecretDir;
 
-  @Option(names = "--source-store-provider", paramLabel = "Local|S3", required = true,
-      description = "Source store: Local or S3.")
+  @Option(names = "--source-store-provider", paramLabel = "Local|S3|GCS|ABS",
+      required = true,
+      description = "Source store: Local, S3, GCS or ABS.")
   StoreConfig.Provider sourceProvider;
 
-  @Option(names = "--source-store-container", paramLabel = "BUCKET|DIR", required = true,
-      description = "Source bucket (S3) or directory (Local).")
+  @Option(names = "--source-store-container", paramLabel = "BUCKET|CONTAINER|DIR",
+      required = true,
+      description = "Source bucket (S3, GCS), blob container (ABS) or directory (Local).")
   String sourceContainer;
 
   @Option(names = "--source-store-prefix",
       paramLabel = "PREFIX", required = true, description = "Source prefix.")
   String sourcePrefix;
 
-  @Option(names = "--source-store-endpoint-override",
-      paramLabel = "URL", description = "Source S3 endpoint.")
+  @Option(names = "--source-store-endpoint-override", paramLabel = "URL",
+      description = "Source endpoint.")
   URI sourceEndpointOverride;
 
   @Option(names = "--source-store-secret-dir",

@@ -27,9 +27,11 @@ public final class LocalSnapshotStore implements SnapshotStore {
 
   static final String TEMP_PREFIX = ".tmp-";
 
+  private final Path root;
   private final Path directory;
 
   public LocalSnapshotStore(Path root, String prefix) {
+    this.root = root;
     this.directory = root.resolve(prefix).resolve("v2");
   }
 
@@ -39,20 +41,33 @@ public final class LocalSnapshotStore implements SnapshotStore {
 
   @Override
   public List<Snapshot> list() throws IOException {
+    if (Files.exists(root) && !Files.isDirectory(root)) {
+      throw unreachable("list", new IOException(root + " is not a directory"));
+    }
     if (!Files.isDirectory(directory)) {
       return List.of();
     }
     List<Snapshot> snapshots = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
       files.forEach(f -> Snapshot.parse(f.getFileName().toString()).ifPresent(snapshots::add));
+    } catch (IOException e) {
+      throw unreachable("list", e);
     }
     snapshots.sort(Snapshot.ORDER);
     return snapshots;
   }
 
+  private StoreException unreachable(String what, IOException e) {
+    return new StoreException("backup store " + location() + ": cannot " + what + ": " + e, e);
+  }
+
   @Override
   public void put(Snapshot snapshot, ContentWriter content) throws IOException {
-    Files.createDirectories(directory);
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw unreachable("upload " + snapshot, e);
+    }
     Path temp = directory.resolve(TEMP_PREFIX + snapshot.fileName() + "-" + UUID.randomUUID());
     try {
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
@@ -97,12 +112,18 @@ public final class LocalSnapshotStore implements SnapshotStore {
       return Files.newInputStream(directory.resolve(snapshot.fileName()));
     } catch (NoSuchFileException e) {
       throw new StoreException("snapshot " + snapshot + " is missing in " + location(), e);
+    } catch (IOException e) {
+      throw unreachable("download " + snapshot, e);
     }
   }
 
   @Override
   public void delete(Snapshot snapshot) throws IOException {
-    Files.deleteIfExists(directory.resolve(snapshot.fileName()));
+    try {
+      Files.deleteIfExists(directory.resolve(snapshot.fileName()));
+    } catch (IOException e) {
+      throw unreachable("delete " + snapshot, e);
+    }
   }
 
   @Override
@@ -130,12 +151,18 @@ public final class LocalSnapshotStore implements SnapshotStore {
       return Optional.of(StoreIdentity.parse(Files.readAllBytes(file)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
+    } catch (java.nio.file.FileSystemException e) {
+      throw unreachable("read " + StoreIdentity.OBJECT_NAME, e);
     }
   }
 
   @Override
   public void writeIdentity(StoreIdentity identity) throws IOException {
-    Files.createDirectories(directory);
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw unreachable("write " + StoreIdentity.OBJECT_NAME, e);
+    }
     Path temp = directory.resolve(TEMP_PREFIX + StoreIdentity.OBJECT_NAME + "-"
         + UUID.randomUUID());
     try {

@@ -6,9 +6,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import software.amazon.awssdk.core.sync.RequestBody;
+import cloud.gardener.druid.agent.store.S3Settings.SseCustomerKey;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -16,8 +17,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Snapshots in an S3-compatible bucket under {@code <prefix>/v2/}. Content is streamed as a
- * multipart upload that becomes an object only when completed (see
- * {@link S3MultipartOutputStream}), so listings never show a partial snapshot.
+ * multipart upload of {@code partSize} parts, {@link #PARALLEL_PARTS} at a time, that becomes
+ * an object only when completed (see {@link S3Parts}), so listings never show a partial
+ * snapshot. With a customer-provided key (SSE-C) every object is written and read with it.
  */
 public final class S3SnapshotStore implements SnapshotStore {
 
@@ -25,16 +27,28 @@ public final class S3SnapshotStore implements SnapshotStore {
   private final String bucket;
   private final String keyPrefix;
   private final int partSize;
+  private final Optional<SseCustomerKey> sse;
+
+  /** Parts in flight; with the one being filled, {@code (PARALLEL_PARTS + 1) × partSize}. */
+  static final int PARALLEL_PARTS = 3;
 
   public S3SnapshotStore(S3Client s3, String bucket, String prefix, int partSize) {
-    this.s3 = s3;
-    this.bucket = bucket;
-    this.keyPrefix = (prefix.isEmpty() ? "" : stripSlashes(prefix) + "/") + "v2/";
-    this.partSize = partSize;
+    this(s3, bucket, prefix, partSize, Optional.empty());
   }
 
-  private static String stripSlashes(String prefix) {
-    return prefix.replaceAll("^/+|/+$", "");
+  S3SnapshotStore(S3Client s3, String bucket, String prefix, int partSize,
+      Optional<SseCustomerKey> sse) {
+    this.s3 = s3;
+    this.bucket = bucket;
+    this.keyPrefix = keyPrefix(prefix);
+    this.partSize = partSize;
+    this.sse = sse;
+  }
+
+  /** {@code <prefix>/v2/}: where every object store keeps the snapshots of a prefix. */
+  static String keyPrefix(String prefix) {
+    String stripped = prefix.replaceAll("^/+|/+$", "");
+    return (stripped.isEmpty() ? "" : stripped + "/") + "v2/";
   }
 
   @Override
@@ -56,8 +70,9 @@ public final class S3SnapshotStore implements SnapshotStore {
 
   @Override
   public void put(Snapshot snapshot, ContentWriter content) throws IOException {
-    String key = keyPrefix + snapshot.fileName();
-    S3MultipartOutputStream out = new S3MultipartOutputStream(s3, bucket, key, partSize);
+    ParallelPartUpload out = new ParallelPartUpload(
+        new S3Parts(s3, bucket, keyPrefix + snapshot.fileName(), sse), partSize,
+        PARALLEL_PARTS, "s3-upload");
     try {
       content.writeTo(new NonClosingOutputStream(out));
       out.close();
@@ -70,7 +85,7 @@ public final class S3SnapshotStore implements SnapshotStore {
     }
   }
 
-  private static void abortQuietly(S3MultipartOutputStream out, Throwable cause) {
+  private static void abortQuietly(ParallelPartUpload out, Throwable cause) {
     try {
       out.abort();
     } catch (RuntimeException e) {
@@ -78,10 +93,17 @@ public final class S3SnapshotStore implements SnapshotStore {
     }
   }
 
+  private GetObjectRequest get(String key) {
+    GetObjectRequest.Builder get = GetObjectRequest.builder().bucket(bucket).key(key);
+    sse.ifPresent(k -> get.sseCustomerAlgorithm(k.algorithm())
+        .sseCustomerKey(k.keyBase64()).sseCustomerKeyMD5(k.keyMd5Base64()));
+    return get.build();
+  }
+
   @Override
   public InputStream open(Snapshot snapshot) throws IOException {
     try {
-      return s3.getObject(b -> b.bucket(bucket).key(keyPrefix + snapshot.fileName()));
+      return s3.getObject(get(keyPrefix + snapshot.fileName()));
     } catch (NoSuchKeyException e) {
       throw new StoreException("snapshot " + snapshot + " is missing in " + location(), e);
     } catch (SdkException e) {
@@ -130,7 +152,7 @@ public final class S3SnapshotStore implements SnapshotStore {
   public Optional<StoreIdentity> readIdentity() throws IOException {
     try {
       return Optional.of(StoreIdentity.parse(s3.getObjectAsBytes(
-          b -> b.bucket(bucket).key(keyPrefix + StoreIdentity.OBJECT_NAME)).asByteArray()));
+          get(keyPrefix + StoreIdentity.OBJECT_NAME)).asByteArray()));
     } catch (NoSuchKeyException e) {
       return Optional.empty();
     } catch (SdkException e) {
@@ -141,8 +163,9 @@ public final class S3SnapshotStore implements SnapshotStore {
   @Override
   public void writeIdentity(StoreIdentity identity) throws IOException {
     try {
-      s3.putObject(b -> b.bucket(bucket).key(keyPrefix + StoreIdentity.OBJECT_NAME)
-          .contentType("application/json"), RequestBody.fromBytes(identity.toJson()));
+      byte[] json = identity.toJson();
+      new S3Parts(s3, bucket, keyPrefix + StoreIdentity.OBJECT_NAME, sse)
+          .single(json, json.length);
     } catch (SdkException e) {
       throw unreachable("write " + StoreIdentity.OBJECT_NAME, e);
     }

@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
 import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
@@ -11,15 +12,10 @@ import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.testing.InterruptedUploadMain;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +31,8 @@ class SnapshotUploadKillIT {
   @Test
   void localStore() throws Exception {
     Path root = work.resolve("backups");
-    killMidUpload(List.of("Local", root.toString()));
+    InterruptedUploadMain.killMidUpload(new StoreConfig(StoreConfig.Provider.Local,
+        root.toString(), "default--etcd-test", Optional.empty(), Optional.empty()));
     assertNothingPartialThenSnapshotSucceeds(new LocalSnapshotStore(root, "default--etcd-test"));
   }
 
@@ -43,31 +40,11 @@ class SnapshotUploadKillIT {
   void s3Store() throws Exception {
     try (S3ProxyServer s3 = new S3ProxyServer(work.resolve("s3"))) {
       s3.createBucket("backups");
-      killMidUpload(List.of("S3", "backups", s3.endpoint().toString(),
-          s3.secretDir().toString()));
+      InterruptedUploadMain.killMidUpload(s3.storeConfig("backups", "default--etcd-test"));
       try (SnapshotStore store = SnapshotStores.open(
           s3.storeConfig("backups", "default--etcd-test"))) {
         assertNothingPartialThenSnapshotSucceeds(store);
       }
-    }
-  }
-
-  private static void killMidUpload(List<String> storeArgs) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), InterruptedUploadMain.class.getName()));
-    command.addAll(storeArgs);
-    Process uploader = new ProcessBuilder(command).redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(uploader.getInputStream()))) {
-      String line;
-      while ((line = out.readLine()) != null && !line.equals("UPLOADING")) {
-        // skip log lines until the upload is under way
-      }
-      assertThat(line).as("the uploader reached the middle of its upload").isEqualTo("UPLOADING");
-    } finally {
-      uploader.destroyForcibly();
-      uploader.waitFor(30, TimeUnit.SECONDS);
     }
   }
 

@@ -4,27 +4,62 @@ import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
+import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
- * A process that starts a full snapshot upload, writes more than one S3 part, says
- * "UPLOADING" and then hangs until it is killed. Arguments: {@code Local <dir>} or
- * {@code S3 <bucket> <endpoint> <secretDir>}.
+ * A process that starts a full snapshot upload, writes more than one part of any store's
+ * chunked upload, says "UPLOADING" and then hangs until it is killed. Arguments:
+ * {@link #args(StoreConfig)} of the store.
  */
 public final class InterruptedUploadMain {
 
   private InterruptedUploadMain() {
   }
 
+  /** The arguments naming a store: provider, container, prefix, endpoint or -, secret dir or -. */
+  public static List<String> args(StoreConfig config) {
+    return List.of(config.provider().name(), config.container(), config.prefix(),
+        config.endpointOverride().map(URI::toString).orElse("-"),
+        config.secretDir().map(Path::toString).orElse("-"));
+  }
+
+  /** Runs the upload in a new JVM and kills it (SIGKILL) once it is in the middle. */
+  public static void killMidUpload(StoreConfig config) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), InterruptedUploadMain.class.getName()));
+    command.addAll(args(config));
+    Process uploader = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(uploader.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      StringBuilder log = new StringBuilder();
+      while ((line = out.readLine()) != null && !line.equals("UPLOADING")) {
+        log.append(line).append('\n');
+      }
+      if (line == null) {
+        throw new AssertionError("the uploader ended before the middle of its upload:\n" + log);
+      }
+    } finally {
+      uploader.destroyForcibly();
+      uploader.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
   public static void main(String[] args) throws Exception {
-    StoreConfig config = args[0].equals("Local")
-        ? new StoreConfig(StoreConfig.Provider.Local, args[1], "default--etcd-test",
-            Optional.empty(), Optional.empty())
-        : new StoreConfig(StoreConfig.Provider.S3, args[1], "default--etcd-test",
-            Optional.of(URI.create(args[2])), Optional.of(Paths.get(args[3])));
+    StoreConfig config = new StoreConfig(StoreConfig.Provider.valueOf(args[0]), args[1],
+        args[2], args[3].equals("-") ? Optional.empty() : Optional.of(URI.create(args[3])),
+        args[4].equals("-") ? Optional.empty() : Optional.of(Paths.get(args[4])));
     SnapshotStore store = SnapshotStores.open(config);
     Snapshot snapshot = Snapshot.full(0, 99, Instant.now(), Snapshot.Compression.GZIP, false);
     store.put(snapshot, out -> {

@@ -8,6 +8,7 @@ import cloud.gardener.druid.api.v1alpha1.CompressionSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import cloud.gardener.druid.operator.model.StoreProviders;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
@@ -57,6 +58,10 @@ public final class SpecValidation {
       Quantities.validate(ec.getQuota()).ifPresent(m -> p.add(invalid("spec.etcd.quota", m)));
     }
     if (b != null) {
+      if (b.getStore() != null
+          && StoreProviders.of(b.getStore()) instanceof StoreProviders.Refused refused) {
+        p.add(invalid("spec.backup.store.provider", refused.reason()));
+      }
       cron(p, "spec.backup.fullSnapshotSchedule", b.getFullSnapshotSchedule());
       duration(p, "spec.backup.deltaSnapshotPeriod", b.getDeltaSnapshotPeriod());
       duration(p, "spec.backup.garbageCollectionPeriod", b.getGarbageCollectionPeriod());

@@ -78,7 +78,7 @@ public final class AgentArgs {
   private static void store(List<String> args, BackupSpec backup) {
     StoreSpec store = backup.getStore();
     boolean local = LocalStore.isLocal(store);
-    add(args, "store-provider", local ? "Local" : "S3");
+    add(args, "store-provider", StoreProviders.agentProvider(store));
     add(args, "store-container", local ? MemberLayout.LOCAL_STORE_DIR : store.getContainer());
     add(args, "store-prefix", store.getPrefix());
     if (store.getEndpointOverride() != null) {

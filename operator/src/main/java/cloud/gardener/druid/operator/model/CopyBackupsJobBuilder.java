@@ -3,7 +3,6 @@ package cloud.gardener.druid.operator.model;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskSpec;
-import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import cloud.gardener.druid.api.v1alpha1.WaitForFinalSnapshotSpec;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -50,18 +49,15 @@ public final class CopyBackupsJobBuilder {
       errors.add(field + ": required");
       return;
     }
-    StorageProvider provider = store.getProvider() == null ? StorageProvider.LOCAL
-        : store.getProvider().canonical();
-    if (provider != StorageProvider.LOCAL && provider != StorageProvider.S3) {
-      errors.add(field + ".provider: " + provider.name()
-          + " is not supported; supported: Local, S3 (and its alias aws)");
+    if (StoreProviders.of(store) instanceof StoreProviders.Refused refused) {
+      errors.add(field + ".provider: " + refused.reason());
     }
     if (store.getPrefix() == null || store.getPrefix().isEmpty()) {
       errors.add(field + ".prefix: required");
     }
-    if (provider == StorageProvider.S3
+    if (!LocalStore.isLocal(store)
         && (store.getContainer() == null || store.getContainer().isEmpty())) {
-      errors.add(field + ".container: required for S3 (the bucket)");
+      errors.add(field + ".container: required (the bucket or container)");
     }
   }
 
@@ -129,7 +125,7 @@ public final class CopyBackupsJobBuilder {
     boolean local = LocalStore.isLocal(store);
     String localDir = BASE_DIR + "/" + role + "-local";
     String secretDir = BASE_DIR + "/" + role + "-secret";
-    args.add("--" + flagPrefix + "store-provider=" + (local ? "Local" : "S3"));
+    args.add("--" + flagPrefix + "store-provider=" + StoreProviders.agentProvider(store));
     args.add("--" + flagPrefix + "store-container=" + (local ? localDir : store.getContainer()));
     args.add("--" + flagPrefix + "store-prefix=" + store.getPrefix());
     if (store.getEndpointOverride() != null) {

@@ -127,15 +127,16 @@ class CopyBackupsTaskIT {
 
   @Test
   void aStoreTheAgentCannotReachIsReportedByFieldAndNoJobRuns(KubernetesClient client) {
-    EtcdCopyBackupsTask task = task("copy-gcs", store(StorageProvider.GCS, "bucket", "p"),
+    EtcdCopyBackupsTask task = task("copy-swift",
+        store(StorageProvider.OPENSTACK, "bucket", "p"),
         store(StorageProvider.LOCAL, "target", "p"));
     client.resource(task).create();
     EtcdCopyBackupsTask reported = await().atMost(TASK).until(
-        () -> client.resources(EtcdCopyBackupsTask.class).withName("copy-gcs").get(),
+        () -> client.resources(EtcdCopyBackupsTask.class).withName("copy-swift").get(),
         t -> t.getStatus() != null && t.getStatus().getLastError() != null);
     assertThat(reported.getStatus().getLastError())
-        .startsWith("spec.sourceStore.provider: GCS is not supported");
-    assertThat(client.batch().v1().jobs().withName("copy-gcs-worker").get()).isNull();
+        .startsWith("spec.sourceStore.provider: openstack (OpenStack Swift) has no backup");
+    assertThat(client.batch().v1().jobs().withName("copy-swift-worker").get()).isNull();
   }
 
   /** The Succeeded=True condition's transition time, or null. */

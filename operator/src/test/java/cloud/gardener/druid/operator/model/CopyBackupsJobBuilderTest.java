@@ -88,12 +88,13 @@ class CopyBackupsJobBuilderTest {
 
   @Test
   void storesThisAgentCannotReachAreNamedByField() {
-    EtcdCopyBackupsTask task = task(store(StorageProvider.GCS, "a", "p", null, null),
+    EtcdCopyBackupsTask task = task(store(StorageProvider.OPENSTACK, "a", "p", null, null),
         store(StorageProvider.S3, null, "", null, null));
     assertThat(CopyBackupsJobBuilder.unsupported(task.getSpec())).containsExactly(
-        "spec.sourceStore.provider: GCS is not supported; supported: Local, S3 (and its alias aws)",
+        "spec.sourceStore.provider: openstack (OpenStack Swift) has no backup store in this "
+            + "operator; supported: " + StoreProviders.supported(),
         "spec.targetStore.prefix: required",
-        "spec.targetStore.container: required for S3 (the bucket)");
+        "spec.targetStore.container: required (the bucket or container)");
     assertThat(CopyBackupsJobBuilder.unsupported(task(store(null, null, "p", null, null),
         store(StorageProvider.AWS, "b", "q", null, null)).getSpec())).isEmpty();
   }

@@ -39,7 +39,9 @@ public final class StoreProviders {
           + "; its S3-compatible API is not verified to serve the v2 layout of"
           + " etcd-backup-restore's OSS store (no OSS emulator to test against)");
       case SWIFT -> new Refused(refused(provider, "OpenStack Swift"));
-      case AWS, AZURE, GCP, OPENSTACK, ALICLOUD, DELL, OPENSHIFT ->
+      case AWS, AZURE, GCP, OPENSTACK, ALICLOUD, DELL, OPENSHIFT, STACKIT, LOCAL_LOWER_CASE,
+          S3_LOWER_CASE, ABS_LOWER_CASE, GCS_LOWER_CASE, SWIFT_LOWER_CASE, OSS_LOWER_CASE,
+          ECS_LOWER_CASE, OCS_LOWER_CASE ->
           throw new IllegalStateException("not canonical: " + provider);
     };
   }
@@ -61,7 +63,7 @@ public final class StoreProviders {
 
   /** The providers that work, for messages. */
   public static String supported() {
-    return "Local, S3 (aws, dell/ECS, openshift/OCS), GCS (gcp), ABS (azure)";
+    return "Local, S3 (aws, stackit, dell/ECS, openshift/OCS), GCS (gcp), ABS (azure)";
   }
 
   /** The agent's {@code --store-provider} value; the spec must have been validated. */

@@ -17,7 +17,8 @@ class StoreProvidersTest {
   @ParameterizedTest
   @CsvSource({
       "LOCAL, Local", "S3, S3", "AWS, S3", "ECS, S3", "DELL, S3", "OCS, S3", "OPENSHIFT, S3",
-      "GCS, GCS", "GCP, GCS", "ABS, ABS", "AZURE, ABS"})
+      "GCS, GCS", "GCP, GCS", "ABS, ABS", "AZURE, ABS", "STACKIT, S3", "S3_LOWER_CASE, S3",
+      "ECS_LOWER_CASE, S3", "OCS_LOWER_CASE, S3", "GCS_LOWER_CASE, GCS", "ABS_LOWER_CASE, ABS"})
   void eachServedProviderGivesTheMemberAgentItsStoreAndSecret(StorageProvider provider,
       String agentProvider) {
     Etcd etcd = etcdBackingUpTo(provider);
@@ -32,7 +33,8 @@ class StoreProvidersTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = StorageProvider.class, names = {"SWIFT", "OPENSTACK", "OSS", "ALICLOUD"})
+  @EnumSource(value = StorageProvider.class, names = {"SWIFT", "OPENSTACK", "OSS", "ALICLOUD",
+      "SWIFT_LOWER_CASE", "OSS_LOWER_CASE"})
   void providersWithoutAStoreAreRefusedByFieldNeverHandedToTheS3Client(
       StorageProvider provider) {
     Etcd etcd = etcdBackingUpTo(provider);

@@ -12,6 +12,11 @@ import cloud.gardener.druid.agent.util.ProcessRunner;
 import cloud.gardener.druid.agent.util.TlsContexts;
 import cloud.gardener.druid.api.AgentApi;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,11 +47,15 @@ class TlsAgentIT {
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=https://" + HOST + ":" + peerPort, work.resolve("data/new.etcd"));
     args.addAll(AgentArgs.localStore(work.resolve("backups")));
+    args.remove(AgentArgs.INSECURE_API);
     args.addAll(List.of("--client-tls-dir=" + tlsDir, "--peer-tls-dir=" + tlsDir,
         "--server-tls-dir=" + tlsDir));
+    TlsFiles operator = new TlsFiles(tlsDir.resolve("ca.crt"), tlsDir.resolve("operator.crt"),
+        tlsDir.resolve("operator.key"));
 
+    Path logDir = AgentProcess.logDir("TlsAgentIT");
     try (AgentProcess agent = new AgentProcess(args, HOST, serverPort,
-        AgentProcess.logDir("TlsAgentIT").resolve("agent.log"), TlsContexts.of(tls))) {
+        logDir.resolve("agent.log"), TlsContexts.of(operator))) {
       agent.awaitReady(Duration.ofSeconds(90));
       try (MemberClient etcd = new MemberClient(
           URI.create("https://" + HOST + ":" + clientPort), Optional.of(tls))) {
@@ -58,6 +67,20 @@ class TlsAgentIT {
       assertThat(agent.get(AgentApi.CONFIG).body())
           .contains("\"listen-client-urls\":\"https://127.0.0.1:" + clientPort + "\"")
           .contains("\"peer-client-cert-auth\":\"true\"");
+      assertThat(agent.log()).contains("audit: POST " + AgentApi.SNAPSHOT_FULL
+          + " by etcd-druid-operator from 127.0.0.1: 200");
+
+      // etcd's client certificate is of the same CA but names etcd-test, not the operator
+      HttpClient etcdClient = HttpClient.newBuilder().sslContext(TlsContexts.of(tls)).build();
+      URI base = URI.create("https://" + HOST + ":" + serverPort);
+      HttpResponse<String> refused = etcdClient.send(HttpRequest.newBuilder(
+          base.resolve(AgentApi.MEMBER_REMOVE + "?id=1")).POST(BodyPublishers.noBody()).build(),
+          BodyHandlers.ofString());
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+      assertThat(etcdClient.send(HttpRequest.newBuilder(base.resolve(AgentApi.READYZ)).build(),
+          BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+      assertThat(agent.log()).contains("audit: POST " + AgentApi.MEMBER_REMOVE
+          + "?id=1 by etcd-test from 127.0.0.1: 403");
     }
   }
 
@@ -72,13 +95,18 @@ class TlsAgentIT {
         "-keyout", "tls.key", "-out", "tls.csr");
     run(dir, "openssl", "x509", "-req", "-in", "tls.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
         "-CAcreateserial", "-days", "1", "-extfile", "ext.cnf", "-out", "tls.crt");
+    run(dir, "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+        "-nodes", "-subj", "/CN=etcd-druid-operator", "-keyout", "operator.key",
+        "-out", "operator.csr");
+    run(dir, "openssl", "x509", "-req", "-in", "operator.csr", "-CA", "ca.crt", "-CAkey",
+        "ca.key", "-CAcreateserial", "-days", "1", "-out", "operator.crt");
     return dir;
   }
 
   private static void run(Path dir, String... command) throws Exception {
     List<String> withPaths = new java.util.ArrayList<>();
     for (String part : command) {
-      withPaths.add(part.matches("(ca|tls)\\.(key|crt|csr)|ext\\.cnf")
+      withPaths.add(part.matches("(ca|tls|operator)\\.(key|crt|csr)|ext\\.cnf")
           ? dir.resolve(part).toString() : part);
     }
     ProcessRunner.run(withPaths, Duration.ofMinutes(1));

@@ -72,7 +72,7 @@ public final class Certificates {
 
   /**
    * A certificate signed by {@code ca} for {@code use}, named {@code commonName} and (for a
-   * server) {@code dnsNames}, valid from {@code notBefore} to {@code notAfter}.
+   * server) {@code dnsNames} (IP address literals become IP names), valid from {@code notBefore} to {@code notAfter}.
    */
   public static Issued issue(Issued ca, String commonName, List<String> dnsNames, Use use,
       Instant notBefore, Instant notAfter) {
@@ -90,13 +90,18 @@ public final class Certificates {
               ext.createAuthorityKeyIdentifier(ca.certificate()));
       if (!dnsNames.isEmpty()) {
         b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(
-            dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n))
-                .toArray(GeneralName[]::new)));
+            dnsNames.stream().map(Certificates::generalName).toArray(GeneralName[]::new)));
       }
       return new Issued(sign(b, ca.key()), keys.getPrivate());
     } catch (GeneralSecurityException | org.bouncycastle.cert.CertIOException e) {
       throw new IllegalStateException("cannot issue the certificate " + commonName, e);
     }
+  }
+
+  /** An IP address literal as an IP name, anything else as a DNS name. */
+  private static GeneralName generalName(String name) {
+    boolean ip = name.contains(":") || name.chars().allMatch(c -> c == '.' || Character.isDigit(c));
+    return new GeneralName(ip ? GeneralName.iPAddress : GeneralName.dNSName, name);
   }
 
   private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer)

@@ -61,7 +61,7 @@ public final class HttpAgentClient implements AgentClient {
     return new HttpAgentClient(this, timeout);
   }
 
-  /** Agents of Etcds with {@code spec.backup.tls} are called with that Etcd's TLS material. */
+  /** Agents are called with their Etcd's TLS material: its CA and the operator's identity. */
   public static HttpAgentClient withTlsFrom(AgentTlsContexts contexts) {
     return new HttpAgentClient(contexts::contextFor, Duration.ofSeconds(2),
         Duration.ofSeconds(60));
@@ -165,6 +165,11 @@ public final class HttpAgentClient implements AgentClient {
       HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(pathAndQuery))
           .timeout(actionTimeout).POST(HttpRequest.BodyPublishers.noBody()).build(),
           HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == AgentApi.BUSY) {
+        throw new AgentException("agent of " + endpoint.member() + " is busy with other long"
+            + " operations; " + pathAndQuery + " is to be retried after "
+            + r.headers().firstValue("Retry-After").orElse("some") + " s");
+      }
       if (r.statusCode() / 100 != 2) {
         throw new AgentException("agent of " + endpoint.member() + " refused " + pathAndQuery
             + ": HTTP " + r.statusCode() + " " + r.body().strip());

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * etcd's client and peer URLs and the agent API with TLS (certificates made by openssl):
- * the agent starts etcd with them, talks to it over TLS and serves its API over mutual TLS.
+ * etcd's client and peer URLs and the agent API with TLS (certificates and PKCS#1 / SEC1 keys
+ * made by openssl): the agent starts etcd with them, talks to it over TLS and serves its API
+ * over mutual TLS to the operator's name only.
  */
 class TlsAgentIT {
 
@@ -50,6 +51,9 @@ class TlsAgentIT {
     args.remove(AgentArgs.INSECURE_API);
     args.addAll(List.of("--client-tls-dir=" + tlsDir, "--peer-tls-dir=" + tlsDir,
         "--server-tls-dir=" + tlsDir));
+    assertThat(Files.readString(tlsDir.resolve("tls.key"))).contains("BEGIN RSA PRIVATE KEY");
+    assertThat(Files.readString(tlsDir.resolve("operator.key")))
+        .contains("BEGIN EC PARAMETERS", "BEGIN EC PRIVATE KEY");
     TlsFiles operator = new TlsFiles(tlsDir.resolve("ca.crt"), tlsDir.resolve("operator.crt"),
         tlsDir.resolve("operator.key"));
 
@@ -91,13 +95,16 @@ class TlsAgentIT {
         "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n");
     run(dir, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
         "-subj", "/CN=druid-test-ca", "-keyout", "ca.key", "-out", "ca.crt");
-    run(dir, "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=etcd-test",
-        "-keyout", "tls.key", "-out", "tls.csr");
+    // keys as users have them: PKCS#1 RSA for the server (and etcd client), SEC1 EC with
+    // openssl's EC PARAMETERS block for the operator
+    run(dir, "openssl", "genrsa", "-traditional", "-out", "tls.key", "2048");
+    run(dir, "openssl", "req", "-new", "-key", "tls.key", "-subj", "/CN=etcd-test",
+        "-out", "tls.csr");
     run(dir, "openssl", "x509", "-req", "-in", "tls.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
         "-CAcreateserial", "-days", "1", "-extfile", "ext.cnf", "-out", "tls.crt");
-    run(dir, "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-        "-nodes", "-subj", "/CN=etcd-druid-operator", "-keyout", "operator.key",
-        "-out", "operator.csr");
+    run(dir, "openssl", "ecparam", "-name", "prime256v1", "-genkey", "-out", "operator.key");
+    run(dir, "openssl", "req", "-new", "-key", "operator.key", "-subj",
+        "/CN=etcd-druid-operator", "-out", "operator.csr");
     run(dir, "openssl", "x509", "-req", "-in", "operator.csr", "-CA", "ca.crt", "-CAkey",
         "ca.key", "-CAcreateserial", "-days", "1", "-out", "operator.crt");
     return dir;

@@ -8,6 +8,7 @@ import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.config.TlsFiles;
 import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
+import cloud.gardener.druid.api.AgentApi;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.types.Quantities;
@@ -119,10 +120,19 @@ public final class AgentOptions {
       + "certificates whose SANs do not name the connecting address.")
   boolean peerSkipClientSanVerification;
 
-  @Option(names = "--server-tls-dir", paramLabel = "DIR", description = "Directory with"
-      + " tls.crt, tls.key (and ca.crt for mutual TLS) for the agent's HTTP API. Default:"
-      + " plain HTTP.")
+  @Option(names = "--server-tls-dir", paramLabel = "DIR", description = "Directory with tls.crt, tls.key and "
+      + "ca.crt (the CA bundle of the callers' certificates) for the agent's HTTP API; "
+      + "re-read when the files change. Required unless --insecure-api.")
   Path serverTlsDir;
+
+  @Option(names = "--api-client-name", paramLabel = "NAME", description = "Common name a caller's client "
+      + "certificate must have on every path but /healthz, /readyz and /metrics "
+      + "(default: ${DEFAULT-VALUE}).")
+  String apiClientName = AgentApi.OPERATOR_CLIENT_NAME;
+
+  @Option(names = "--insecure-api", description = "Serve the agent API over plain HTTP to "
+      + "every caller (tests only; refused together with --server-tls-dir).")
+  boolean insecureApi;
 
   @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", description = "Backup"
       + " store provider. Default: none, no backups.")
@@ -229,9 +239,28 @@ public final class AgentOptions {
         GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compression(),
         gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration(), deltaRetention());
     return new AgentConfig(member, tuning, store(etcd), policy, CronSchedule.parse(defragSchedule),
-        podIp, serverPort, tls(serverTlsDir, false),
+        podIp, serverPort, tls(serverTlsDir, true), apiCaller(),
         GoDuration.parse(initRetryPeriod).toDuration(),
         leases != null ? leases : System.getenv("KUBERNETES_SERVICE_HOST") != null);
+  }
+
+  /** Who may call the agent API: the agent never serves it unauthenticated by accident. */
+  private Optional<String> apiCaller() {
+    if (insecureApi && serverTlsDir != null) {
+      throw new IllegalArgumentException("--insecure-api and --server-tls-dir exclude each"
+          + " other");
+    }
+    if (insecureApi) {
+      return Optional.empty();
+    }
+    if (serverTlsDir == null) {
+      throw new IllegalArgumentException("--server-tls-dir is required: the agent API"
+          + " authenticates its callers by client certificate (--insecure-api for tests)");
+    }
+    if (apiClientName == null || apiClientName.isBlank()) {
+      throw new IllegalArgumentException("--api-client-name must not be empty");
+    }
+    return Optional.of(apiClientName);
   }
 
   private Duration deltaRetention() {

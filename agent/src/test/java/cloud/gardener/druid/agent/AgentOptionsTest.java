@@ -14,10 +14,35 @@ import picocli.CommandLine;
 
 class AgentOptionsTest {
 
+  /** Parses {@code args}, with {@code --server-tls-dir=/tls} unless they say how to serve. */
   private static AgentConfig parse(String... args) {
+    java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of(args));
+    if (all.stream().noneMatch(a -> a.startsWith("--insecure-api")
+        || a.startsWith("--server-tls-dir"))) {
+      all.add("--server-tls-dir=/tls");
+    }
+    return parseExactly(all.toArray(String[]::new));
+  }
+
+  private static AgentConfig parseExactly(String... args) {
     AgentCommand command = new AgentCommand();
     new CommandLine(command).parseArgs(args);
     return command.options.toConfig();
+  }
+
+  @Test
+  void theApiAlwaysAuthenticatesItsCallersUnlessExplicitlyInsecure() {
+    AgentConfig config = parse("--name=etcd-main-0");
+    assertThat(config.serverTls().orElseThrow().ca()).isEqualTo(java.nio.file.Path.of(
+        "/tls/ca.crt"));
+    assertThat(config.apiCaller()).hasValue("etcd-druid-operator");
+    assertThat(parse("--name=etcd-main-0", "--server-tls-dir=/t", "--api-client-name=ops")
+        .apiCaller()).hasValue("ops");
+    assertThatThrownBy(() -> parseExactly("--name=etcd-main-0"))
+        .hasMessageContaining("--server-tls-dir is required");
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--insecure-api",
+        "--server-tls-dir=/tls")).hasMessageContaining("exclude each other");
+    assertThat(parse("--name=etcd-main-0", "--insecure-api").apiCaller()).isEmpty();
   }
 
   @Test

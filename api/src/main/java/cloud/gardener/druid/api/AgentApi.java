@@ -26,6 +26,14 @@ public final class AgentApi {
   /** POST: defragment this member. */
   public static final String DEFRAGMENT = "/defragment";
 
+  /**
+   * The common name of the operator's client certificate, the only caller the agent accepts
+   * on every path but {@link #HEALTHZ}, {@link #READYZ} and {@link #METRICS}.
+   */
+  public static final String OPERATOR_CLIENT_NAME = "etcd-druid-operator";
+  /** Answer of a long operation while the agent runs as many as it allows: retry later. */
+  public static final int BUSY = 429;
+
   private AgentApi() {
   }
 }

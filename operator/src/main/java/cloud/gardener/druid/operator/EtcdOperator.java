@@ -3,6 +3,7 @@ package cloud.gardener.druid.operator;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentTlsContexts;
 import cloud.gardener.druid.operator.agent.HttpAgentClient;
+import cloud.gardener.druid.operator.component.AgentApiSecretComponent;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.component.ConfigMapComponent;
 import cloud.gardener.druid.operator.component.DisruptionBudgetComponent;
@@ -71,11 +72,12 @@ public final class EtcdOperator implements AutoCloseable {
       }
     });
     EventRecorder events = new EventRecorder(client, leaderElection.identity());
-    List<Component> components = List.of(new ServiceAccountComponent(client),
+    Clock clock = Clock.systemUTC();
+    List<Component> components = List.of(new AgentApiSecretComponent(client, clock),
+        new ServiceAccountComponent(client),
         new RoleComponent(client), new RoleBindingComponent(client), new LeaseComponent(client),
         new DisruptionBudgetComponent(client), new ServicesComponent(client),
         new ConfigMapComponent(client));
-    Clock clock = Clock.systemUTC();
     EtcdObserver observer = new EtcdObserver(client, agents, agentCalls, clock,
         VolumeHandshake.source(client));
     this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events);

@@ -8,7 +8,10 @@ import java.util.Optional;
  * Everything the agent runs by, built once from the command line ({@code druid agent}).
  *
  * @param store absent when the Etcd has no backup store (no snapshots, no restore)
- * @param serverTls TLS of the agent's own HTTP API
+ * @param serverTls TLS of the agent's own HTTP API; its CA bundle issues the callers'
+ *     certificates
+ * @param apiCaller the common name a caller's certificate must have on every path but the
+ *     probes and metrics; empty only with {@code --insecure-api} (tests)
  * @param leases whether to renew the member and snapshot leases in Kubernetes
  */
 public record AgentConfig(
@@ -20,6 +23,7 @@ public record AgentConfig(
     String serverHost,
     int serverPort,
     Optional<TlsFiles> serverTls,
+    Optional<String> apiCaller,
     Duration initRetryPeriod,
     boolean leases) {
 }

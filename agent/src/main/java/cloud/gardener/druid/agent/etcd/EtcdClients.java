@@ -2,13 +2,17 @@ package cloud.gardener.druid.agent.etcd;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.util.TlsContexts;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
+import java.io.IOException;
 import java.net.URI;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import javax.net.ssl.SSLException;
 
 /** jetcd clients for this member or other members, with the client TLS when configured. */
 public final class EtcdClients {
@@ -26,10 +30,16 @@ public final class EtcdClients {
     if (tls.isPresent()) {
       TlsFiles files = tls.get();
       try {
-        builder.sslContext(b -> b.trustManager(files.ca().toFile())
-            .keyManager(files.cert().toFile(), files.key().toFile()));
-      } catch (SSLException e) {
-        throw new IllegalStateException("cannot load the etcd client TLS files: " + e, e);
+        // keys of every PEM kind via PemKeys (netty alone reads PKCS#8 only)
+        PrivateKey key = TlsContexts.privateKey(files.key());
+        X509Certificate[] chain = TlsContexts.certificates(files.cert())
+            .toArray(X509Certificate[]::new);
+        X509Certificate[] cas = TlsContexts.certificates(files.ca())
+            .toArray(X509Certificate[]::new);
+        builder.sslContext(b -> b.trustManager(cas).keyManager(key, chain));
+      } catch (IOException | GeneralSecurityException e) {
+        throw new IllegalStateException("cannot load the etcd client TLS files: "
+            + e.getMessage(), e);
       }
     }
     return builder.build();

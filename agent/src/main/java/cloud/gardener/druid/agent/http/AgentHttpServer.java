@@ -3,7 +3,6 @@ package cloud.gardener.druid.agent.http;
 import static cloud.gardener.druid.agent.http.Exchanges.json;
 import static cloud.gardener.druid.agent.http.Exchanges.param;
 import static cloud.gardener.druid.agent.http.Exchanges.required;
-import static cloud.gardener.druid.agent.http.Exchanges.requireMethod;
 import static cloud.gardener.druid.agent.http.Exchanges.text;
 
 import cloud.gardener.druid.agent.Agent;
@@ -17,26 +16,29 @@ import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.http.ApiServer.Kind;
+import cloud.gardener.druid.agent.util.ReloadingTls;
 import cloud.gardener.druid.api.AgentApi;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's HTTP API on the JDK's server (HTTPS when a server certificate is configured).
- * Paths are {@link AgentApi}'s; answers are JSON except {@code /initialization/status}
- * (plain text, as upstream) and {@code /metrics} (Prometheus text).
+ * The agent's HTTP API (HTTPS when a server certificate is configured, as the operator always
+ * does). Paths are {@link AgentApi}'s; answers are JSON except {@code /initialization/status}
+ * (plain text, as upstream) and {@code /metrics} (Prometheus text). Who may call what and on
+ * which threads: {@link ApiServer}.
  */
 public final class AgentHttpServer implements AutoCloseable {
 
@@ -44,81 +46,63 @@ public final class AgentHttpServer implements AutoCloseable {
   private static final Set<String> GET = Set.of("GET");
   private static final Set<String> POST = Set.of("POST");
   private static final Set<String> GET_OR_POST = Set.of("GET", "POST");
-  /** Paths the kubelet probes; with mutual TLS every other path needs a client certificate. */
-  private static final Set<String> PROBES = Set.of(AgentApi.HEALTHZ, AgentApi.READYZ);
+  /** Full snapshots, deltas and defragmentation running at once; one more is answered 429. */
+  static final int LONG_SLOTS = 2;
+  /** How soon a rewritten certificate or CA bundle (rotation) is used. */
+  static final Duration TLS_RECHECK = Duration.ofSeconds(10);
 
   private final Agent agent;
-  private final HttpServer server;
-  private final boolean mutualTls;
+  private final ApiServer server;
 
   public AgentHttpServer(Agent agent) throws IOException {
     this.agent = agent;
     InetSocketAddress address = new InetSocketAddress(agent.config().serverHost(),
         agent.config().serverPort());
-    this.server = agent.config().serverTls().isPresent()
-        ? ServerTls.https(address, agent.config().serverTls().get())
-        : HttpServer.create(address, 16);
-    this.mutualTls = agent.config().serverTls().map(t -> t.ca() != null).orElse(false);
-    server.setExecutor(Executors.newFixedThreadPool(4, r -> new Thread(r, "http")));
-    route(AgentApi.HEALTHZ, GET, this::healthz);
-    route(AgentApi.READYZ, GET, this::readyz);
-    route(AgentApi.INITIALIZATION_START, GET_OR_POST, this::initializationStart);
-    route(AgentApi.INITIALIZATION_STATUS, GET, this::initializationStatus);
-    route(AgentApi.SNAPSHOT_FULL, GET_OR_POST, this::snapshotFull);
-    route(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, this::snapshotDelta);
-    route(AgentApi.SNAPSHOT_LATEST, GET, this::snapshotLatest);
-    route(AgentApi.CONFIG, GET, e -> json(e, 200, agent.etcdConfig()));
-    route(AgentApi.METRICS, GET, e -> Exchanges.send(e, 200,
+    Optional<SSLContext> tls = agent.config().serverTls().isEmpty() ? Optional.empty()
+        : Optional.of(new ReloadingTls(agent.config().serverTls().get(), Clock.systemUTC(),
+            TLS_RECHECK).context());
+    this.server = new ApiServer(address, tls, agent.config().apiCaller().map(CallerCheck::new),
+        LONG_SLOTS);
+    if (agent.config().apiCaller().isEmpty()) {
+      LOG.warn("the agent API answers every caller (--insecure-api): for tests only");
+    }
+    route(AgentApi.HEALTHZ, GET, Kind.OPEN, this::healthz);
+    route(AgentApi.READYZ, GET, Kind.OPEN, this::readyz);
+    // as etcd-backup-restore: metrics are open to scrapers; they hold no secret
+    route(AgentApi.METRICS, GET, Kind.OPEN, e -> Exchanges.send(e, 200,
         "text/plain; version=0.0.4; charset=utf-8",
         agent.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    route(AgentApi.MEMBER_STATUS, GET, this::memberStatus);
-    route(AgentApi.MEMBER_MOVE_LEADER, POST, this::moveLeader);
-    route(AgentApi.MEMBER_PROMOTE, POST, this::promote);
-    route(AgentApi.MEMBER_REMOVE, POST, this::remove);
-    route(AgentApi.DEFRAGMENT, POST, e -> {
+    audited(AgentApi.INITIALIZATION_START, GET_OR_POST, Kind.QUICK, this::initializationStart);
+    route(AgentApi.INITIALIZATION_STATUS, GET, Kind.QUICK, this::initializationStatus);
+    audited(AgentApi.SNAPSHOT_FULL, GET_OR_POST, Kind.LONG, this::snapshotFull);
+    audited(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, Kind.LONG, this::snapshotDelta);
+    route(AgentApi.SNAPSHOT_LATEST, GET, Kind.QUICK, this::snapshotLatest);
+    route(AgentApi.CONFIG, GET, Kind.QUICK, e -> json(e, 200, agent.etcdConfig()));
+    route(AgentApi.MEMBER_STATUS, GET, Kind.QUICK, this::memberStatus);
+    audited(AgentApi.MEMBER_MOVE_LEADER, POST, Kind.QUICK, this::moveLeader);
+    audited(AgentApi.MEMBER_PROMOTE, POST, Kind.QUICK, this::promote);
+    audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
+    audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
       Defragmenter.defragment(etcd(), agent.metrics().backupRestore());
       json(e, 200, Map.of("defragmented", agent.config().member().name()));
     });
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   public void start() {
     server.start();
-    LOG.info("agent API listening on {}", server.getAddress());
+    LOG.info("agent API listening on {}", server.address());
   }
 
-  @FunctionalInterface
-  private interface Handler {
-    void handle(HttpExchange exchange) throws Exception;
+  private void route(String path, Set<String> methods, Kind kind, ApiServer.Handler handler) {
+    server.route(path, methods, kind, false, handler);
   }
 
-  private void route(String path, Set<String> methods, Handler handler) {
-    server.createContext(path, exchange -> {
-      try {
-        if (!exchange.getRequestURI().getPath().equals(path)) {
-          throw new HttpError(404, "no such path");
-        }
-        requireMethod(exchange, methods);
-        if (mutualTls && !PROBES.contains(path) && !ServerTls.hasClientCertificate(exchange)) {
-          throw new HttpError(401, "a client certificate issued by the agent's CA is required");
-        }
-        handler.handle(exchange);
-      } catch (HttpError e) {
-        json(exchange, e.status(), Map.of("error", e.getMessage()));
-      } catch (EtcdException e) {
-        json(exchange, 502, Map.of("error", e.getMessage()));
-      } catch (IllegalStateException e) {
-        json(exchange, 409, Map.of("error", e.getMessage()));
-      } catch (Exception e) {
-        LOG.warn("{} failed: {}", path, e.toString());
-        json(exchange, 500, Map.of("error", String.valueOf(e.getMessage())));
-      } finally {
-        exchange.close();
-      }
-    });
+  private void audited(String path, Set<String> methods, Kind kind, ApiServer.Handler handler) {
+    server.route(path, methods, kind, true, handler);
   }
 
   private void healthz(HttpExchange e) throws IOException {
@@ -236,7 +220,6 @@ public final class AgentHttpServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    ((ExecutorService) server.getExecutor()).shutdownNow();
+    server.close();
   }
 }

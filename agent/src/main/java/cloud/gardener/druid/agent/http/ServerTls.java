@@ -1,49 +1,32 @@
 package cloud.gardener.druid.agent.http;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
-import cloud.gardener.druid.agent.util.TlsContexts;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLContext;
 
 /**
- * HTTPS for the agent API from PEM files: the server certificate and key, and the CA whose
- * client certificates are asked for when a CA file is given. A certificate the CA did not
- * issue fails the handshake; a client without one (the kubelet's probes) gets through the
- * handshake, and {@link #hasClientCertificate} lets the server refuse it everywhere but the
- * probe paths.
+ * HTTPS for the agent API. With {@code askForClients} the handshake asks for a client
+ * certificate: one the CA bundle did not issue (or an expired one) fails the handshake; a
+ * client without one (the kubelet's probes) gets through it, and {@link CallerCheck} refuses
+ * it everywhere but the open paths.
  */
 final class ServerTls {
 
   private ServerTls() {
   }
 
-  static HttpsServer https(InetSocketAddress address, TlsFiles tls) throws IOException {
-    HttpsServer server = HttpsServer.create(address, 16);
-    boolean mutual = tls.ca() != null;
-    server.setHttpsConfigurator(new HttpsConfigurator(TlsContexts.of(tls)) {
+  static HttpsServer https(InetSocketAddress address, SSLContext context, boolean askForClients)
+      throws IOException {
+    HttpsServer server = HttpsServer.create(address, 64);
+    server.setHttpsConfigurator(new HttpsConfigurator(context) {
       @Override
       public void configure(HttpsParameters params) {
-        params.setWantClientAuth(mutual);
+        params.setWantClientAuth(askForClients);
       }
     });
     return server;
-  }
-
-  /** True when the exchange came over TLS with a client certificate the CA verified. */
-  static boolean hasClientCertificate(HttpExchange exchange) {
-    if (!(exchange instanceof HttpsExchange https)) {
-      return false;
-    }
-    try {
-      return https.getSSLSession().getPeerCertificates().length > 0;
-    } catch (SSLPeerUnverifiedException e) {
-      return false;
-    }
   }
 }

@@ -12,6 +12,11 @@ import cloud.gardener.druid.agent.util.ProcessRunner;
 import cloud.gardener.druid.agent.util.TlsContexts;
 import cloud.gardener.druid.api.AgentApi;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * etcd's client and peer URLs and the agent API with TLS (certificates made by openssl):
- * the agent starts etcd with them, talks to it over TLS and serves its API over mutual TLS.
+ * etcd's client and peer URLs and the agent API with TLS (certificates and PKCS#1 / SEC1 keys
+ * made by openssl): the agent starts etcd with them, talks to it over TLS and serves its API
+ * over mutual TLS to the operator's name only.
  */
 class TlsAgentIT {
 
@@ -42,11 +48,18 @@ class TlsAgentIT {
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=https://" + HOST + ":" + peerPort, work.resolve("data/new.etcd"));
     args.addAll(AgentArgs.localStore(work.resolve("backups")));
+    args.remove(AgentArgs.INSECURE_API);
     args.addAll(List.of("--client-tls-dir=" + tlsDir, "--peer-tls-dir=" + tlsDir,
         "--server-tls-dir=" + tlsDir));
+    assertThat(Files.readString(tlsDir.resolve("tls.key"))).contains("BEGIN RSA PRIVATE KEY");
+    assertThat(Files.readString(tlsDir.resolve("operator.key")))
+        .contains("BEGIN EC PARAMETERS", "BEGIN EC PRIVATE KEY");
+    TlsFiles operator = new TlsFiles(tlsDir.resolve("ca.crt"), tlsDir.resolve("operator.crt"),
+        tlsDir.resolve("operator.key"));
 
+    Path logDir = AgentProcess.logDir("TlsAgentIT");
     try (AgentProcess agent = new AgentProcess(args, HOST, serverPort,
-        AgentProcess.logDir("TlsAgentIT").resolve("agent.log"), TlsContexts.of(tls))) {
+        logDir.resolve("agent.log"), TlsContexts.of(operator))) {
       agent.awaitReady(Duration.ofSeconds(90));
       try (MemberClient etcd = new MemberClient(
           URI.create("https://" + HOST + ":" + clientPort), Optional.of(tls))) {
@@ -58,6 +71,20 @@ class TlsAgentIT {
       assertThat(agent.get(AgentApi.CONFIG).body())
           .contains("\"listen-client-urls\":\"https://127.0.0.1:" + clientPort + "\"")
           .contains("\"peer-client-cert-auth\":\"true\"");
+      assertThat(agent.log()).contains("audit: POST " + AgentApi.SNAPSHOT_FULL
+          + " by etcd-druid-operator from 127.0.0.1: 200");
+
+      // etcd's client certificate is of the same CA but names etcd-test, not the operator
+      HttpClient etcdClient = HttpClient.newBuilder().sslContext(TlsContexts.of(tls)).build();
+      URI base = URI.create("https://" + HOST + ":" + serverPort);
+      HttpResponse<String> refused = etcdClient.send(HttpRequest.newBuilder(
+          base.resolve(AgentApi.MEMBER_REMOVE + "?id=1")).POST(BodyPublishers.noBody()).build(),
+          BodyHandlers.ofString());
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+      assertThat(etcdClient.send(HttpRequest.newBuilder(base.resolve(AgentApi.READYZ)).build(),
+          BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+      assertThat(agent.log()).contains("audit: POST " + AgentApi.MEMBER_REMOVE
+          + "?id=1 by etcd-test from 127.0.0.1: 403");
     }
   }
 
@@ -68,17 +95,25 @@ class TlsAgentIT {
         "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n");
     run(dir, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
         "-subj", "/CN=druid-test-ca", "-keyout", "ca.key", "-out", "ca.crt");
-    run(dir, "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=etcd-test",
-        "-keyout", "tls.key", "-out", "tls.csr");
+    // keys as users have them: PKCS#1 RSA for the server (and etcd client), SEC1 EC with
+    // openssl's EC PARAMETERS block for the operator
+    run(dir, "openssl", "genrsa", "-traditional", "-out", "tls.key", "2048");
+    run(dir, "openssl", "req", "-new", "-key", "tls.key", "-subj", "/CN=etcd-test",
+        "-out", "tls.csr");
     run(dir, "openssl", "x509", "-req", "-in", "tls.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
         "-CAcreateserial", "-days", "1", "-extfile", "ext.cnf", "-out", "tls.crt");
+    run(dir, "openssl", "ecparam", "-name", "prime256v1", "-genkey", "-out", "operator.key");
+    run(dir, "openssl", "req", "-new", "-key", "operator.key", "-subj",
+        "/CN=etcd-druid-operator", "-out", "operator.csr");
+    run(dir, "openssl", "x509", "-req", "-in", "operator.csr", "-CA", "ca.crt", "-CAkey",
+        "ca.key", "-CAcreateserial", "-days", "1", "-out", "operator.crt");
     return dir;
   }
 
   private static void run(Path dir, String... command) throws Exception {
     List<String> withPaths = new java.util.ArrayList<>();
     for (String part : command) {
-      withPaths.add(part.matches("(ca|tls)\\.(key|crt|csr)|ext\\.cnf")
+      withPaths.add(part.matches("(ca|tls|operator)\\.(key|crt|csr)|ext\\.cnf")
           ? dir.resolve(part).toString() : part);
     }
     ProcessRunner.run(withPaths, Duration.ofMinutes(1));

@@ -7,6 +7,9 @@ import java.util.List;
 /** Command lines of agents on loopback addresses for tests. */
 public final class AgentArgs {
 
+  /** Plain HTTP to every caller; {@code TlsAgentIT} replaces it by the agent's TLS. */
+  public static final String INSECURE_API = "--insecure-api";
+
   private AgentArgs() {
   }
 
@@ -22,7 +25,7 @@ public final class AgentArgs {
         "--etcd-bin-dir=" + EtcdBinaries.dir(),
         "--quota-backend-bytes=8Gi",
         "--init-retry-period=1s",
-        "--leases=false"));
+        "--leases=false", INSECURE_API));
   }
 
   public static List<String> localStore(Path root) {

@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import cloud.gardener.druid.operator.model.EtcdNames;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -14,12 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 
 /**
- * The TLS context the operator uses for one Etcd's agents, built from the Etcd's
- * {@code spec.backup.tls}: the CA secret decides which server certificates are trusted, the
- * client secret (when referenced) is the certificate the operator presents (the agents ask
- * for one on every path but their probes). Each Etcd may have its own CA. Contexts are cached
- * per secret version (uid and resourceVersion), so a rotated secret is picked up; which
- * secrets an Etcd refers to is re-read at most every {@link #REFRESH}.
+ * The TLS context the operator uses for one Etcd's agents. It always presents the client
+ * certificate of the Etcd's own agent API Secret ({@link AgentCertificates}, issued by the
+ * operator), the only caller the agents accept. It trusts the agents' server certificates
+ * issued by the CA of {@code spec.backup.tls} when the Etcd has one, else by the CA bundle of
+ * that Secret (both CAs during a rotation). Each Etcd has its own CA. Contexts are cached per
+ * secret version (uid and resourceVersion), so a rotated secret is picked up; which secrets
+ * an Etcd refers to is re-read at most every {@link #REFRESH}.
  */
 public final class AgentTlsContexts {
 
@@ -38,7 +40,7 @@ public final class AgentTlsContexts {
     this.clock = clock;
   }
 
-  /** The context for the endpoint's Etcd; empty when the Etcd has no agent TLS. */
+  /** The context for the endpoint's Etcd; empty when the Etcd is gone. */
   public Optional<SSLContext> contextFor(AgentEndpoint endpoint) {
     String key = endpoint.namespace() + "/" + endpoint.etcd();
     Resolved cached = byEtcd.get(key);
@@ -58,23 +60,25 @@ public final class AgentTlsContexts {
 
   private Optional<SSLContext> resolve(String namespace, String name) {
     Etcd etcd = client.resources(Etcd.class).inNamespace(namespace).withName(name).get();
-    TLSConfig tls = etcd == null || etcd.getSpec().getBackup() == null ? null
-        : etcd.getSpec().getBackup().getTls();
-    if (tls == null) {
+    if (etcd == null) {
       return Optional.empty();
     }
-    Secret ca = secret(namespace, tls.getTlsCASecretRef().getName());
-    Optional<Secret> identity = Optional.ofNullable(tls.getClientTLSSecretRef())
-        .map(ref -> secret(namespace, ref.getName()));
-    String caKey = Optional.ofNullable(tls.getTlsCASecretRef().getDataKey())
+    TLSConfig tls = etcd.getSpec().getBackup() == null ? null
+        : etcd.getSpec().getBackup().getTls();
+    Secret issued = secret(namespace, EtcdNames.of(etcd).agentApiSecret());
+    Optional<Secret> userCa = Optional.ofNullable(tls)
+        .map(t -> secret(namespace, t.getTlsCASecretRef().getName()));
+    String caKey = Optional.ofNullable(tls).map(t -> t.getTlsCASecretRef().getDataKey())
         .filter(k -> !k.isEmpty()).orElse("ca.crt");
-    String versions = version(ca) + "|" + caKey + "|" + identity.map(AgentTlsContexts::version)
-        .orElse("") + "|" + name + "-peer." + namespace + ".svc";
+    String peerDomain = name + "-peer." + namespace + ".svc";
+    String versions = version(issued) + "|" + userCa.map(AgentTlsContexts::version).orElse("")
+        + "|" + caKey + "|" + peerDomain;
     return Optional.of(bySecretVersions.computeIfAbsent(versions, v -> TlsMaterial.context(
-        TlsMaterial.data(ca, caKey),
-        identity.map(s -> TlsMaterial.data(s, "tls.crt")),
-        identity.map(s -> TlsMaterial.data(s, "tls.key")),
-        name + "-peer." + namespace + ".svc")));
+        userCa.map(s -> TlsMaterial.data(s, caKey))
+            .orElseGet(() -> TlsMaterial.data(issued, AgentCertificates.CA_BUNDLE)),
+        TlsMaterial.data(issued, AgentCertificates.CLIENT_CERT),
+        TlsMaterial.data(issued, AgentCertificates.CLIENT_KEY),
+        peerDomain)));
   }
 
   private Secret secret(String namespace, String name) {

@@ -61,7 +61,7 @@ public final class HttpAgentClient implements AgentClient {
     return new HttpAgentClient(this, timeout);
   }
 
-  /** Agents of Etcds with {@code spec.backup.tls} are called with that Etcd's TLS material. */
+  /** Agents are called with their Etcd's TLS material: its CA and the operator's identity. */
   public static HttpAgentClient withTlsFrom(AgentTlsContexts contexts) {
     return new HttpAgentClient(contexts::contextFor, Duration.ofSeconds(2),
         Duration.ofSeconds(60));
@@ -159,23 +159,51 @@ public final class HttpAgentClient implements AgentClient {
     post(member, AgentApi.DEFRAGMENT);
   }
 
-  /** POSTs and returns the JSON answer (an empty object when the body is not JSON). */
+  /**
+   * POSTs and returns the JSON answer (an empty object when the body is not JSON). An agent
+   * busy with other long operations (429) is asked again after its {@code Retry-After} while
+   * the action timeout lasts.
+   */
   private JsonNode post(AgentEndpoint endpoint, String pathAndQuery) {
+    long deadline = System.nanoTime() + actionTimeout.toNanos();
     try {
-      HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(pathAndQuery))
-          .timeout(actionTimeout).POST(HttpRequest.BodyPublishers.noBody()).build(),
-          HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() / 100 != 2) {
-        throw new AgentException("agent of " + endpoint.member() + " refused " + pathAndQuery
-            + ": HTTP " + r.statusCode() + " " + r.body().strip());
+      while (true) {
+        HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(
+            endpoint.uri(pathAndQuery)).timeout(actionTimeout)
+            .POST(HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == AgentApi.BUSY) {
+          Duration retryAfter = retryAfter(r);
+          if (System.nanoTime() + retryAfter.toNanos() < deadline) {
+            LOG.debug("agent {} busy; {} again in {}", endpoint.member(), pathAndQuery,
+                retryAfter);
+            Thread.sleep(retryAfter.toMillis());
+            continue;
+          }
+          throw new AgentException("agent of " + endpoint.member() + " stayed busy with other"
+              + " long operations; " + pathAndQuery + " is to be retried: " + r.body().strip());
+        }
+        if (r.statusCode() / 100 != 2) {
+          throw new AgentException("agent of " + endpoint.member() + " refused " + pathAndQuery
+              + ": HTTP " + r.statusCode() + " " + r.body().strip());
+        }
+        return parse(r.body());
       }
-      return parse(r.body());
     } catch (IOException e) {
       throw new AgentException("agent of " + endpoint.member() + " did not answer " + pathAndQuery
           + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AgentException("interrupted while calling " + endpoint.member(), e);
+    }
+  }
+
+  private static Duration retryAfter(HttpResponse<?> r) {
+    try {
+      return Duration.ofSeconds(Math.max(0, Long.parseLong(
+          r.headers().firstValue("Retry-After").orElse("1").strip())));
+    } catch (NumberFormatException e) {
+      return Duration.ofSeconds(1);
     }
   }
 

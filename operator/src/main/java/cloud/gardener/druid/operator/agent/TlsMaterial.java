@@ -1,138 +1,78 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.tls.PemKeys;
 import io.fabric8.kubernetes.api.model.Secret;
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
-import java.util.Collection;
-import java.util.Optional;
-import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
-/** PEM certificates and PKCS#8 keys from Secrets, turned into an {@link SSLContext}. */
+/**
+ * PEM certificates and keys from Secrets (any key kind {@link PemKeys} reads), turned into the
+ * {@link SSLContext} of the operator's calls to one Etcd's agents.
+ */
 final class TlsMaterial {
+
+  /** PEM bytes and where they come from (for errors; never the bytes themselves). */
+  record Pem(byte[] bytes, String source) {
+  }
 
   private TlsMaterial() {
   }
 
   /** The decoded value of {@code key} in the secret. */
-  static byte[] data(Secret secret, String key) {
+  static Pem data(Secret secret, String key) {
+    String source = "secret " + secret.getMetadata().getNamespace() + "/"
+        + secret.getMetadata().getName() + " key " + key;
     String value = secret.getData() == null ? null : secret.getData().get(key);
     if (value != null) {
-      return Base64.getDecoder().decode(value);
+      return new Pem(Base64.getDecoder().decode(value), source);
     }
     String plain = secret.getStringData() == null ? null : secret.getStringData().get(key);
     if (plain != null) {
-      return plain.getBytes(StandardCharsets.UTF_8);
+      return new Pem(plain.getBytes(StandardCharsets.UTF_8), source);
     }
     throw new AgentClient.AgentException("secret " + secret.getMetadata().getName()
         + " has no key " + key);
   }
 
   /**
-   * Trusts server certificates the CA issued for the dialled address or a host of
-   * {@code peerDomain}; presents the identity when one is given.
+   * Trusts server certificates the CA bundle issued for the dialled address or a host of
+   * {@code peerDomain}; presents the client certificate and key.
    */
-  static SSLContext context(byte[] caPem, Optional<byte[]> certPem, Optional<byte[]> keyPem,
-      String peerDomain) {
+  static SSLContext context(Pem ca, Pem cert, Pem key, String peerDomain) {
     try {
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);
       int i = 0;
-      for (Certificate ca : certificates(caPem)) {
-        trust.setCertificateEntry("ca-" + i++, ca);
+      for (X509Certificate c : PemKeys.certificates(ca.bytes(), ca.source())) {
+        trust.setCertificateEntry("ca-" + i++, c);
       }
       TrustManagerFactory tmf =
           TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);
       X509TrustManager pkix = (X509TrustManager) tmf.getTrustManagers()[0];
-      KeyManager[] keys = null;
-      if (certPem.isPresent() && keyPem.isPresent()) {
-        KeyStore identity = KeyStore.getInstance("PKCS12");
-        identity.load(null, null);
-        identity.setKeyEntry("identity", privateKey(keyPem.get()), new char[0],
-            certificates(certPem.get()).toArray(Certificate[]::new));
-        KeyManagerFactory kmf =
-            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(identity, new char[0]);
-        keys = kmf.getKeyManagers();
-      }
+      KeyStore identity = KeyStore.getInstance("PKCS12");
+      identity.load(null, null);
+      identity.setKeyEntry("identity", PemKeys.privateKey(key.bytes(), key.source()),
+          new char[0], PemKeys.certificates(cert.bytes(), cert.source())
+              .toArray(X509Certificate[]::new));
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(identity, new char[0]);
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keys, new TrustManager[] {new AgentServerTrust(pkix, peerDomain)}, null);
+      context.init(kmf.getKeyManagers(),
+          new TrustManager[] {new AgentServerTrust(pkix, peerDomain)}, null);
       return context;
     } catch (GeneralSecurityException | java.io.IOException e) {
-      throw new AgentClient.AgentException("cannot build the agent TLS context: " + e, e);
+      throw new AgentClient.AgentException("cannot build the agent TLS context: "
+          + e.getMessage(), e);
     }
-  }
-
-  private static Collection<? extends Certificate> certificates(byte[] pem)
-      throws GeneralSecurityException {
-    return CertificateFactory.getInstance("X.509")
-        .generateCertificates(new ByteArrayInputStream(pem));
-  }
-
-  /** An unencrypted PKCS#8 key ("BEGIN PRIVATE KEY", RSA or EC) or PKCS#1 RSA key. */
-  static PrivateKey privateKey(byte[] pem) throws GeneralSecurityException {
-    String text = new String(pem, StandardCharsets.US_ASCII);
-    boolean pkcs1 = text.contains("BEGIN RSA PRIVATE KEY");
-    if (!pkcs1 && !text.contains("BEGIN PRIVATE KEY")) {
-      throw new GeneralSecurityException("the key is neither a PKCS#8 PEM key (BEGIN PRIVATE"
-          + " KEY) nor a PKCS#1 RSA key (BEGIN RSA PRIVATE KEY)");
-    }
-    byte[] der = Base64.getDecoder().decode(
-        text.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", ""));
-    if (pkcs1) {
-      der = rsaPkcs8(der);
-    }
-    for (String algorithm : new String[] {"RSA", "EC"}) {
-      try {
-        return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
-      } catch (GeneralSecurityException e) {
-        // try the next algorithm
-      }
-    }
-    throw new GeneralSecurityException("the key is neither RSA nor EC");
-  }
-
-  /** Wraps a PKCS#1 RSA key in PKCS#8: version 0, algorithm rsaEncryption, the key. */
-  static byte[] rsaPkcs8(byte[] pkcs1) {
-    byte[] version = {0x02, 0x01, 0x00};
-    byte[] rsaEncryption = {0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86,
-        (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
-    byte[] key = der(0x04, pkcs1);
-    byte[] body = new byte[version.length + rsaEncryption.length + key.length];
-    System.arraycopy(version, 0, body, 0, version.length);
-    System.arraycopy(rsaEncryption, 0, body, version.length, rsaEncryption.length);
-    System.arraycopy(key, 0, body, version.length + rsaEncryption.length, key.length);
-    return der(0x30, body);
-  }
-
-  /** One DER element: tag, definite length, content. */
-  private static byte[] der(int tag, byte[] content) {
-    int n = content.length;
-    int lengthBytes = n < 0x80 ? 0 : n < 0x100 ? 1 : n < 0x10000 ? 2 : 3;
-    byte[] out = new byte[2 + lengthBytes + n];
-    out[0] = (byte) tag;
-    if (lengthBytes == 0) {
-      out[1] = (byte) n;
-    } else {
-      out[1] = (byte) (0x80 | lengthBytes);
-      for (int i = 0; i < lengthBytes; i++) {
-        out[2 + i] = (byte) (n >>> (8 * (lengthBytes - 1 - i)));
-      }
-    }
-    System.arraycopy(content, 0, out, 2 + lengthBytes, n);
-    return out;
   }
 }

@@ -64,9 +64,7 @@ public final class AgentArgs {
         add(args, "peer-skip-client-san-verification", true);
       }
     }
-    if (EtcdDefaults.agentTls(etcd)) {
-      add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR);
-    }
+    add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR); // always: the API authenticates
     if (backup.getStore() != null) {
       store(args, backup);
     }

@@ -82,6 +82,14 @@ public record EtcdNames(String etcd, String namespace, String memberPrefix, Stri
     return member(ordinal);
   }
 
+  /**
+   * The Secret with the agent API's CA bundle, the operator's client certificate and (without
+   * {@code spec.backup.tls}) the agents' server certificate, issued by the operator.
+   */
+  public String agentApiSecret() {
+    return etcd + "-agent-api-tls";
+  }
+
   /** The stable DNS name of a member: {@code <pod>.<etcd>-peer.<ns>.svc}. */
   public String memberHost(int ordinal) {
     return member(ordinal) + "." + peerService() + "." + namespace + ".svc";

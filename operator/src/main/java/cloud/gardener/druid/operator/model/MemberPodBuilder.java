@@ -104,7 +104,6 @@ public final class MemberPodBuilder {
 
   private static Container container(Etcd etcd, OperatorSettings settings) {
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
-    String agentScheme = EtcdDefaults.agentTls(etcd) ? "HTTPS" : "HTTP";
     return new ContainerBuilder()
         .withName(MemberLayout.CONTAINER)
         .withImage(EtcdDefaults.image(etcd, settings))
@@ -116,7 +115,7 @@ public final class MemberPodBuilder {
         .withResources(ec.getResources())
         .withNewReadinessProbe()
           .withNewHttpGet().withPath(cloud.gardener.druid.api.AgentApi.READYZ)
-            .withNewPort(EtcdDefaults.agentPort(etcd)).withScheme(agentScheme).endHttpGet()
+            .withNewPort(EtcdDefaults.agentPort(etcd)).withScheme("HTTPS").endHttpGet()
           .withPeriodSeconds(2)
           .withFailureThreshold(3)
         .endReadinessProbe()
@@ -148,9 +147,7 @@ public final class MemberPodBuilder {
     if (ec.getPeerUrlTls() != null) {
       mounts.add(mount("peer-tls", MemberLayout.PEER_TLS_DIR));
     }
-    if (EtcdDefaults.backup(etcd).getTls() != null) {
-      mounts.add(mount("agent-tls", MemberLayout.AGENT_TLS_DIR));
-    }
+    mounts.add(mount("agent-tls", MemberLayout.AGENT_TLS_DIR));
     var store = EtcdDefaults.backup(etcd).getStore();
     if (store != null && store.getSecretRef() != null) {
       mounts.add(mount("store-secret", MemberLayout.STORE_SECRET_DIR));
@@ -169,7 +166,7 @@ public final class MemberPodBuilder {
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
     tlsVolume(volumes, "client-tls", ec.getClientUrlTls());
     tlsVolume(volumes, "peer-tls", ec.getPeerUrlTls());
-    tlsVolume(volumes, "agent-tls", EtcdDefaults.backup(etcd).getTls());
+    volumes.add(agentTlsVolume(etcd));
     var store = EtcdDefaults.backup(etcd).getStore();
     if (store != null && store.getSecretRef() != null) {
       volumes.add(secretVolume("store-secret", store.getSecretRef().getName()));
@@ -195,6 +192,25 @@ public final class MemberPodBuilder {
           .addNewItem().withKey("tls.key").withPath("tls.key").endItem()
         .endSecret().endSource()
         .endProjected().build());
+  }
+
+  /**
+   * The agent API's directory: the CA bundle of the callers (the operator's own CA, from its
+   * Secret) and the server certificate of {@code spec.backup.tls}, or the operator's.
+   */
+  private static Volume agentTlsVolume(Etcd etcd) {
+    String issued = EtcdNames.of(etcd).agentApiSecret();
+    TLSConfig tls = EtcdDefaults.backup(etcd).getTls();
+    String server = tls == null ? issued : tls.getServerTLSSecretRef().getName();
+    return new VolumeBuilder().withName("agent-tls").withNewProjected()
+        .addNewSource().withNewSecret().withName(issued)
+          .addNewItem().withKey("ca.crt").withPath(MemberLayout.DEFAULT_CA_KEY).endItem()
+        .endSecret().endSource()
+        .addNewSource().withNewSecret().withName(server)
+          .addNewItem().withKey("tls.crt").withPath("tls.crt").endItem()
+          .addNewItem().withKey("tls.key").withPath("tls.key").endItem()
+        .endSecret().endSource()
+        .endProjected().build();
   }
 
   static Volume secretVolume(String name, String secret) {

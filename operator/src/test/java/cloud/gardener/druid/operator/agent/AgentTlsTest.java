@@ -3,6 +3,7 @@ package cloud.gardener.druid.operator.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import cloud.gardener.druid.api.tls.PemKeys;
 import cloud.gardener.druid.operator.it.TestCertificates;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
@@ -19,7 +20,6 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.List;
-import java.util.Optional;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
@@ -93,9 +93,12 @@ class AgentTlsTest {
   }
 
   private static SSLContext operatorContext(String peerDomain, Path key) throws IOException {
-    return TlsMaterial.context(Files.readAllBytes(ca.file("ca.crt")),
-        Optional.of(Files.readAllBytes(ca.file("operator.crt"))),
-        Optional.of(Files.readAllBytes(key)), peerDomain);
+    return TlsMaterial.context(pem(ca.file("ca.crt")), pem(ca.file("operator.crt")), pem(key),
+        peerDomain);
+  }
+
+  private static TlsMaterial.Pem pem(Path file) throws IOException {
+    return new TlsMaterial.Pem(Files.readAllBytes(file), file.toString());
   }
 
   private static int get(int port, SSLContext context) throws Exception {
@@ -110,7 +113,7 @@ class AgentTlsTest {
     KeyStore keys = KeyStore.getInstance("PKCS12");
     keys.load(null, null);
     try (var in = Files.newInputStream(issuer.file(name + ".crt"))) {
-      keys.setKeyEntry("server", TlsMaterial.privateKey(Files.readAllBytes(issuer.file(name + ".key"))),
+      keys.setKeyEntry("server", PemKeys.privateKey(Files.readAllBytes(issuer.file(name + ".key")), name),
           new char[0], x509.generateCertificates(in).toArray(Certificate[]::new));
     }
     KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());

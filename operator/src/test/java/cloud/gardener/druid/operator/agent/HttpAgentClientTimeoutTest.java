@@ -13,11 +13,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A slow agent answer fails after the action timeout, unless the caller allowed longer. */
+/**
+ * A slow agent answer fails after the action timeout, unless the caller allowed longer; a
+ * busy agent (429) is asked again after its Retry-After.
+ */
 class HttpAgentClientTimeoutTest {
 
   HttpServer agent;
   AgentEndpoint endpoint;
+  final java.util.concurrent.atomic.AtomicInteger busyAnswers =
+      new java.util.concurrent.atomic.AtomicInteger(2);
 
   @BeforeEach
   void startSlowAgent() throws Exception {
@@ -30,6 +35,15 @@ class HttpAgentClientTimeoutTest {
       }
       byte[] body = "{\"endRevision\":42}".getBytes(StandardCharsets.UTF_8);
       e.sendResponseHeaders(200, body.length);
+      e.getResponseBody().write(body);
+      e.close();
+    });
+    agent.createContext(AgentApi.DEFRAGMENT, e -> {
+      boolean busy = busyAnswers.getAndDecrement() > 0;
+      byte[] body = (busy ? "{\"error\":\"busy\"}" : "{\"defragmented\":\"m-0\"}")
+          .getBytes(StandardCharsets.UTF_8);
+      e.getResponseHeaders().set("Retry-After", "0");
+      e.sendResponseHeaders(busy ? AgentApi.BUSY : 200, body.length);
       e.getResponseBody().write(body);
       e.close();
     });
@@ -52,5 +66,13 @@ class HttpAgentClientTimeoutTest {
         .isInstanceOf(AgentClient.AgentException.class).hasMessageContaining("did not answer");
     assertThat(client.withActionTimeout(Duration.ofSeconds(10)).fullSnapshot(endpoint, false))
         .isEqualTo(42);
+  }
+
+  @Test
+  void aBusyAgentIsAskedAgainAfterItsRetryAfter() {
+    HttpAgentClient client = new HttpAgentClient((javax.net.ssl.SSLContext) null,
+        Duration.ofSeconds(2), Duration.ofSeconds(30));
+    client.defragment(endpoint);
+    assertThat(busyAnswers.get()).isNegative();
   }
 }

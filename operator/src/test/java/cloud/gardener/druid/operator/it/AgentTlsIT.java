@@ -2,6 +2,8 @@ package cloud.gardener.druid.operator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.tls.Certificates;
+import cloud.gardener.druid.api.tls.PemKeys;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
@@ -10,6 +12,7 @@ import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
@@ -17,9 +20,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
@@ -97,6 +109,60 @@ class AgentTlsIT {
     }
   }
 
+  /**
+   * Without {@code spec.backup.tls} the agents serve the operator's own per-Etcd CA: the
+   * operator's calls succeed (the member becomes ready and the rollout completes), callers
+   * without its certificate are refused, and no key of that Secret is in any pod log.
+   */
+  @Test
+  void withoutSpecBackupTlsTheAgentsAcceptOnlyTheOperatorsCertificate(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    etcd.getMetadata().setName("aauth");
+    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/aauth");
+    etcd.getSpec().getBackup().setTls(null);
+    client.resource(etcd).create();
+    EtcdLifecycleIT.awaitRolloutComplete(client, "aauth");
+
+    Secret secret = client.secrets().withName("aauth-agent-api-tls").get();
+    assertThat(secret.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
+      assertThat(o.getKind()).isEqualTo("Etcd");
+      assertThat(o.getName()).isEqualTo("aauth");
+    });
+    Map<String, String> pem = new java.util.HashMap<>();
+    secret.getData().forEach((k, v) -> pem.put(k, new String(Base64.getDecoder().decode(v),
+        StandardCharsets.US_ASCII)));
+    String base = "https://" + client.pods().withName("aauth-0").get().getStatus().getPodIP()
+        + ":8080";
+
+    assertThat(call(base + "/member/status", "GET", null)).isEqualTo(401);
+    assertThat(call(base + "/readyz", "GET", null)).isEqualTo(200);
+    Certificates.Issued ca = new Certificates.Issued(
+        PemKeys.certificates(bytes(pem, "ca.crt"), "ca.crt").get(0),
+        PemKeys.privateKey(bytes(pem, "ca.key"), "ca.key"));
+    Certificates.Issued etcdClient = Certificates.issue(ca, "etcd-client", List.of(),
+        Certificates.Use.CLIENT, Instant.now().minusSeconds(300), Instant.now().plusSeconds(3600));
+    assertThat(call(base + "/member/remove?id=1", "POST", etcdClient))
+        .as("a certificate of the same CA naming another client").isEqualTo(403);
+    Certificates.Issued operatorIdentity = new Certificates.Issued(
+        PemKeys.certificates(bytes(pem, "client.crt"), "client.crt").get(0),
+        PemKeys.privateKey(bytes(pem, "client.key"), "client.key"));
+    assertThat(call(base + "/member/status", "GET", operatorIdentity)).isEqualTo(200);
+
+    List<String> keyLines = List.of("ca.key", "client.key", "tls.key").stream()
+        .map(k -> pem.get(k).lines().skip(1).findFirst().orElseThrow()).toList();
+    try (var logs = Files.walk(EtcdLifecycleIT.logsDir)) {
+      for (Path log : logs.filter(Files::isRegularFile).toList()) {
+        String text = Files.readString(log, StandardCharsets.ISO_8859_1);
+        assertThat(keyLines).as("keys in " + log).noneMatch(text::contains);
+      }
+    }
+  }
+
+  private static byte[] bytes(Map<String, String> pem, String key) {
+    return pem.get(key).getBytes(StandardCharsets.US_ASCII);
+  }
+
   private static TLSConfig agentTls() {
     TLSConfig tls = new TLSConfig();
     KeyedSecretReference ca = new KeyedSecretReference();
@@ -112,13 +178,30 @@ class AgentTlsIT {
     return tls;
   }
 
-  /**
-   * The HTTP status of a GET that presents no client certificate (and, being a test of the
-   * server's client check, does not check the server).
-   */
+  /** The HTTP status of a GET that presents no client certificate. */
   private static int withoutClientCertificate(String url) throws Exception {
+    return call(url, "GET", null);
+  }
+
+  /**
+   * The HTTP status of a call presenting {@code identity} (none when null); being a test of
+   * the server's client check, it does not check the server.
+   */
+  private static int call(String url, String method, Certificates.Issued identity)
+      throws Exception {
+    KeyManager[] keys = null;
+    if (identity != null) {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      store.setKeyEntry("id", identity.key(), new char[0],
+          new X509Certificate[] {identity.certificate()});
+      KeyManagerFactory kmf =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(store, new char[0]);
+      keys = kmf.getKeyManagers();
+    }
     SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
+    context.init(keys, new TrustManager[] {new X509ExtendedTrustManager() {
       @Override
       public void checkClientTrusted(X509Certificate[] chain, String authType, Socket s) {
       }
@@ -150,7 +233,8 @@ class AgentTlsIT {
     }}, null);
     HttpClient http = HttpClient.newBuilder().sslContext(context)
         .connectTimeout(Duration.ofSeconds(5)).build();
-    return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5))
-        .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+        .method(method, HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 }

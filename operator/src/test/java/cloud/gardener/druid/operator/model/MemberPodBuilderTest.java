@@ -37,6 +37,39 @@ class MemberPodBuilderTest {
   }
 
   @Test
+  void theAgentApiAlwaysServesTlsWithTheOperatorsCaAndTheUsersServerCertificateWhenGiven() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    Pod pod = MemberPodBuilder.build(etcd, settings, 0);
+    var container = pod.getSpec().getContainers().get(0);
+    assertThat(container.getArgs()).contains("--server-tls-dir=" + MemberLayout.AGENT_TLS_DIR);
+    assertThat(container.getReadinessProbe().getHttpGet().getScheme()).isEqualTo("HTTPS");
+    assertThat(container.getVolumeMounts()).anySatisfy(m -> {
+      assertThat(m.getName()).isEqualTo("agent-tls");
+      assertThat(m.getMountPath()).isEqualTo(MemberLayout.AGENT_TLS_DIR);
+    });
+    assertThat(agentTlsSecrets(pod)).containsExactly("etcd-main-agent-api-tls",
+        "etcd-main-agent-api-tls");
+
+    cloud.gardener.druid.api.v1alpha1.TLSConfig tls = new cloud.gardener.druid.api.v1alpha1.TLSConfig();
+    KeyedSecretReference ca = new KeyedSecretReference();
+    ca.setName("user-ca");
+    tls.setTlsCASecretRef(ca);
+    SecretReference server = new SecretReference();
+    server.setName("user-server");
+    tls.setServerTLSSecretRef(server);
+    etcd.getSpec().getBackup().setTls(tls);
+    assertThat(agentTlsSecrets(MemberPodBuilder.build(etcd, settings, 0)))
+        .as("callers are always checked against the operator's CA").containsExactly(
+            "etcd-main-agent-api-tls", "user-server");
+  }
+
+  private static java.util.List<String> agentTlsSecrets(Pod pod) {
+    return pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals("agent-tls"))
+        .flatMap(v -> v.getProjected().getSources().stream())
+        .map(source -> source.getSecret().getName()).toList();
+  }
+
+  @Test
   void everyMemberCarriesTheSameRevision() {
     Etcd etcd = Etcds.etcd("e", 3);
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getMetadata().getLabels().get(Labels.MEMBER_REVISION))

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
     name = "ctl",
     mixinStandardHelpOptions = true,
     description = "Inspect and operate Etcd clusters through the Kubernetes API.",
-    subcommands = {CtlStatusCommand.class, CtlWaitCommand.class})
+    subcommands = {CtlStatusCommand.class, CtlWaitCommand.class, CtlProbeCommand.class})
 final class CtlCommand implements Runnable {
 
   @CommandLine.Spec

@@ -59,8 +59,13 @@ final class OperatorCommand implements Callable<Integer> {
           + " installs them with the Helm chart.")
   boolean installCrds;
 
+  @Option(names = "--health-port", paramLabel = "PORT", defaultValue = "0",
+      description = "Serve /healthz, /readyz and /metrics on this port; 0: off (default).")
+  int healthPort;
+
   @Override
   public Integer call() throws InterruptedException {
+    OperatorHealthServer health = healthPort == 0 ? null : OperatorHealthServer.start(healthPort);
     KubernetesClient client = KubeClients.create(kubeconfig);
     if (installCrds) {
       CrdInstaller.install(client, "etcd-druid");
@@ -73,9 +78,15 @@ final class OperatorCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       operator.close();
       client.close();
+      if (health != null) {
+        health.close();
+      }
       stopped.countDown();
     }, "operator-shutdown"));
     operator.start();
+    if (health != null) {
+      health.markReady();
+    }
     stopped.await();
     return 0;
   }

@@ -73,7 +73,9 @@ base="$cache/base-$base_key.tar"
 if [ ! -f "$base" ]; then
   step "assembling the Debian base ($packages from $suite) with mmdebstrap; about a minute, cached in $base"
   t=$(mktemp -d "$cache/.tmp-base.XXXXXX")
-  mmdebstrap --quiet --variant=extract --include="${packages// /,}" "$suite" "$t/full.tar" \
+  mmdebstrap --quiet --variant=extract --include="${packages// /,}" \
+    --extract-hook='for d in "$1"/var/cache/apt/archives/*.deb; do dpkg-deb -f "$d" Package Version; done > "$1/.packages"' \
+    "$suite" "$t/full.tar" \
     "deb http://deb.debian.org/debian $suite main" \
     "deb http://deb.debian.org/debian $suite-updates main" \
     "deb http://deb.debian.org/debian-security $suite-security main" >&2
@@ -83,7 +85,11 @@ if [ ! -f "$base" ]; then
     --exclude='./usr/share/doc/*/changelog*' --exclude=./usr/share/lintian --exclude=./usr/share/locale \
     --exclude=./usr/share/man --exclude=./usr/share/info --exclude=./usr/lib/x86_64-linux-gnu/gconv \
     --exclude=./usr/bin --exclude=./usr/sbin --exclude=./sbin --exclude=./bin
+  # "Package: x" / "Version: y" pairs → "x y" lines, for the SBOM
+  paste -d' ' - - < "$t/root/.packages" | awk '{print $2, $4}' | sort > "$base.packages.tmp"
+  rm "$t/root/.packages"
   tar -C "$t/root" -cf "$t/base.tar" .
+  mv "$base.packages.tmp" "$base.packages"
   mv "$t/base.tar" "$base"
   rm -rf "$t"
 fi
@@ -107,7 +113,11 @@ fi
 bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
 etcd_version=$(awk '$1=="etcd" {print $2}' "$bin_dir/VERSIONS")
 
-inputs=$( { cat "$here/build.sh"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" | cut -d' ' -f1;
+# The jar's own CycloneDX SBOM (mvn package of the images module writes it), if built.
+jar_sbom=${DRUID_JAR_SBOM:-$here/target/druid-jar.cdx.json}
+[ -f "$jar_sbom" ] || { step "no jar SBOM at $jar_sbom (mvn -pl images -am package writes it); the image SBOM will not list the jar's libraries"; jar_sbom=""; }
+
+inputs=$( { cat "$here/build.sh"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
   printf '%s\n' "$tag" "$version" "$revision" "$epoch"; } | hashof)
 out="$cache/$name-$tag-$inputs.oci.tar"
 if [ -f "$out" ]; then
@@ -149,8 +159,29 @@ s="$work/s2"; mkdir -p "$s/opt"; tar -xf "$jre" -C "$s/opt"; add_layer "$s"
 # Layer 3: etcd, etcdutl.
 s="$work/s3"; mkdir -p "$s/usr/local/bin"
 install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$s/usr/local/bin/"; add_layer "$s"
-# Layer 4: the druid jar.
-s="$work/s4"; mkdir -p "$s/opt/druid"; install -m 0644 "$jar" "$s/opt/druid/druid.jar"; add_layer "$s"
+# Layer 4: the druid jar and the SBOMs (CycloneDX: the image's, and the jar's libraries).
+s="$work/s4"; mkdir -p "$s/opt/druid/sbom"; install -m 0644 "$jar" "$s/opt/druid/druid.jar"
+[ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$s/opt/druid/sbom/druid-jar.cdx.json"
+image_sbom "$s/opt/druid/sbom/image.cdx.json"
+add_layer "$s"
+
+# CycloneDX 1.5 SBOM of the image: Debian packages, the Java runtime, etcd, the jar (whose
+# libraries are in the jar's own SBOM, referenced as an external BOM).
+image_sbom() {
+  local h serial comps="" sep="" pkg ver
+  h=$(printf '%s' "$inputs" | sha256sum | cut -c1-32)
+  serial="urn:uuid:${h:0:8}-${h:8:4}-${h:12:4}-${h:16:4}-${h:20:12}"
+  while read -r pkg ver; do
+    comps+="$sep{\"type\":\"library\",\"name\":\"$pkg\",\"version\":\"$ver\",\"purl\":\"pkg:deb/debian/$pkg@${ver//:/%3A}?arch=amd64&distro=debian-12\"}"
+    sep=,
+  done < "$base.packages"
+  comps+=",{\"type\":\"framework\",\"name\":\"openjdk-runtime\",\"version\":\"$jdk_version\",\"description\":\"jlink runtime: $modules\",\"licenses\":[{\"license\":{\"id\":\"GPL-2.0-with-classpath-exception\"}}]}"
+  comps+=",{\"type\":\"application\",\"name\":\"etcd\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/server/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+  comps+=",{\"type\":\"application\",\"name\":\"etcdutl\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/etcdutl/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+  comps+=",{\"type\":\"application\",\"name\":\"druid\",\"version\":\"$version\",\"purl\":\"pkg:maven/cloud.gardener.druid/druid-cli@$version\",\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"$(sha256sum "$jar" | cut -d' ' -f1)\"}]${jar_sbom:+,\"externalReferences\":[{\"type\":\"bom\",\"url\":\"file:///opt/druid/sbom/druid-jar.cdx.json\"}]}}"
+  printf '{"bomFormat":"CycloneDX","specVersion":"1.5","serialNumber":"%s","version":1,"metadata":{"timestamp":"%s","component":{"type":"container","name":"%s","version":"%s"}},"components":[%s]}\n' \
+    "$serial" "$created" "$name" "$tag" "$comps" > "$1"
+}
 
 json_list() { local sep="" x; printf '['; for x in "$@"; do printf '%s"%s"' "$sep" "$x"; sep=,; done; printf ']'; }
 annotations=$(cat <<JSON
@@ -181,5 +212,6 @@ tar --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner --format=g
   -C "$work/layout" -cf "$work/image.tar" .
 mv "$work/image.tar" "$out"
 printf '%s\n' "$manifest_digest" > "$out.digest"
+cp "$s/opt/druid/sbom/image.cdx.json" "$out.cdx.json"
 step "built $name:$tag ($manifest_digest, $(( $(stat -c %s "$out") / 1048576 )) MiB) in $(( $(date +%s) - start ))s: $out"
 echo "$out" >&3

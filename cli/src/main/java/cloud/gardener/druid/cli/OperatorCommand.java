@@ -63,9 +63,14 @@ final class OperatorCommand implements Callable<Integer> {
       description = "Serve /healthz, /readyz and /metrics on this port; 0: off (default).")
   int healthPort;
 
+  @Option(names = "--health-address", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+      description = "Address of the health port (default: ${DEFAULT-VALUE}; the chart gives the"
+          + " pod's IP).")
+  String healthAddress;
+
   @Override
   public Integer call() throws InterruptedException {
-    OperatorHealthServer health = healthPort == 0 ? null : OperatorHealthServer.start(healthPort);
+    OperatorHealthServer health = healthPort == 0 ? null : OperatorHealthServer.start(healthAddress, healthPort);
     KubernetesClient client = KubeClients.create(kubeconfig);
     if (installCrds) {
       CrdInstaller.install(client, "etcd-druid");

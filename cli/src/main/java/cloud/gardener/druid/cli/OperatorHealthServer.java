@@ -22,10 +22,10 @@ final class OperatorHealthServer implements AutoCloseable {
     this.server = server;
   }
 
-  /** Listens on every address of the pod at {@code port}. */
-  static OperatorHealthServer start(int port) {
+  /** Listens on {@code address:port}. */
+  static OperatorHealthServer start(String address, int port) {
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
+      HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 16);
       OperatorHealthServer health = new OperatorHealthServer(server);
       server.createContext("/healthz", exchange -> respond(exchange, 200, "ok\n"));
       server.createContext("/readyz", exchange -> respond(exchange,
@@ -37,7 +37,8 @@ final class OperatorHealthServer implements AutoCloseable {
       server.start();
       return health;
     } catch (IOException e) {
-      throw new UserError("cannot listen on health port " + port + ": " + e.getMessage());
+      throw new UserError("cannot listen on health address " + address + ":" + port + ": "
+          + e.getMessage());
     }
   }
 

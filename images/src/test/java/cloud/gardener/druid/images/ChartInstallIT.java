@@ -72,8 +72,9 @@ class ChartInstallIT {
     Map<String, String> members = memberUids(client);
     String before = operator.getMetadata().getUid();
     helm.run(concat(List.of("upgrade", RELEASE, Helm.chart().toString(), "-n", ns.name(),
-        "--wait", "--timeout", "10m"), concat(values,
-        List.of("--set", "jvm.options=-XX:MaxRAMPercentage=60 -XX:+UseSerialGC")))).orThrow();
+        "--wait", "--timeout", "10m"), Stream.concat(values.stream(),
+        Stream.of("--set", "jvm.options=-XX:MaxRAMPercentage=60 -XX:+UseSerialGC")).toList()))
+        .orThrow();
     await().atMost(LONG).ignoreExceptions().until(() -> {
       Pod now = operatorPod(client);
       return !now.getMetadata().getUid().equals(before) && Boolean.TRUE.equals(now.getStatus()

@@ -145,6 +145,24 @@ add_layer() { # $1: staging dir
   rm -f "$work/layer.tar"
 }
 
+# CycloneDX 1.5 SBOM of the image: Debian packages, the Java runtime, etcd, the jar (whose
+# libraries are in the jar's own SBOM, referenced as an external BOM).
+image_sbom() {
+  local h serial comps="" sep="" pkg ver
+  h=$(printf '%s' "$inputs" | sha256sum | cut -c1-32)
+  serial="urn:uuid:${h:0:8}-${h:8:4}-${h:12:4}-${h:16:4}-${h:20:12}"
+  while read -r pkg ver; do
+    comps+="$sep{\"type\":\"library\",\"name\":\"$pkg\",\"version\":\"$ver\",\"purl\":\"pkg:deb/debian/$pkg@${ver//:/%3A}?arch=amd64&distro=debian-12\"}"
+    sep=,
+  done < "$base.packages"
+  comps+=",{\"type\":\"framework\",\"name\":\"openjdk-runtime\",\"version\":\"$jdk_version\",\"description\":\"jlink runtime: $modules\",\"licenses\":[{\"license\":{\"id\":\"GPL-2.0-with-classpath-exception\"}}]}"
+  comps+=",{\"type\":\"application\",\"name\":\"etcd\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/server/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+  comps+=",{\"type\":\"application\",\"name\":\"etcdutl\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/etcdutl/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+  comps+=",{\"type\":\"application\",\"name\":\"druid\",\"version\":\"$version\",\"purl\":\"pkg:maven/cloud.gardener.druid/druid-cli@$version\",\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"$(sha256sum "$jar" | cut -d' ' -f1)\"}]${jar_sbom:+,\"externalReferences\":[{\"type\":\"bom\",\"url\":\"file:///opt/druid/sbom/druid-jar.cdx.json\"}]}}"
+  printf '{"bomFormat":"CycloneDX","specVersion":"1.5","serialNumber":"%s","version":1,"metadata":{"timestamp":"%s","component":{"type":"container","name":"%s","version":"%s"}},"components":[%s]}\n' \
+    "$serial" "$created" "$name" "$tag" "$comps" > "$1"
+}
+
 # Layer 1: base libraries, users, /tmp.
 s="$work/s1"; mkdir -p "$s"; tar -xf "$base" -C "$s"
 mkdir -p "$s/etc" "$s/tmp" "$s/home/nonroot"
@@ -164,24 +182,6 @@ s="$work/s4"; mkdir -p "$s/opt/druid/sbom"; install -m 0644 "$jar" "$s/opt/druid
 [ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$s/opt/druid/sbom/druid-jar.cdx.json"
 image_sbom "$s/opt/druid/sbom/image.cdx.json"
 add_layer "$s"
-
-# CycloneDX 1.5 SBOM of the image: Debian packages, the Java runtime, etcd, the jar (whose
-# libraries are in the jar's own SBOM, referenced as an external BOM).
-image_sbom() {
-  local h serial comps="" sep="" pkg ver
-  h=$(printf '%s' "$inputs" | sha256sum | cut -c1-32)
-  serial="urn:uuid:${h:0:8}-${h:8:4}-${h:12:4}-${h:16:4}-${h:20:12}"
-  while read -r pkg ver; do
-    comps+="$sep{\"type\":\"library\",\"name\":\"$pkg\",\"version\":\"$ver\",\"purl\":\"pkg:deb/debian/$pkg@${ver//:/%3A}?arch=amd64&distro=debian-12\"}"
-    sep=,
-  done < "$base.packages"
-  comps+=",{\"type\":\"framework\",\"name\":\"openjdk-runtime\",\"version\":\"$jdk_version\",\"description\":\"jlink runtime: $modules\",\"licenses\":[{\"license\":{\"id\":\"GPL-2.0-with-classpath-exception\"}}]}"
-  comps+=",{\"type\":\"application\",\"name\":\"etcd\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/server/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
-  comps+=",{\"type\":\"application\",\"name\":\"etcdutl\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/etcdutl/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
-  comps+=",{\"type\":\"application\",\"name\":\"druid\",\"version\":\"$version\",\"purl\":\"pkg:maven/cloud.gardener.druid/druid-cli@$version\",\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"$(sha256sum "$jar" | cut -d' ' -f1)\"}]${jar_sbom:+,\"externalReferences\":[{\"type\":\"bom\",\"url\":\"file:///opt/druid/sbom/druid-jar.cdx.json\"}]}}"
-  printf '{"bomFormat":"CycloneDX","specVersion":"1.5","serialNumber":"%s","version":1,"metadata":{"timestamp":"%s","component":{"type":"container","name":"%s","version":"%s"}},"components":[%s]}\n' \
-    "$serial" "$created" "$name" "$tag" "$comps" > "$1"
-}
 
 json_list() { local sep="" x; printf '['; for x in "$@"; do printf '%s"%s"' "$sep" "$x"; sep=,; done; printf ']'; }
 annotations=$(cat <<JSON

@@ -149,29 +149,37 @@ record OciBundle(List<String> argv, Runnable release) {
     return new long[] {uid, gid};
   }
 
+  private static Map<String, Object> mount(String destination, String type, String source,
+      List<String> options) {
+    Map<String, Object> mount = new LinkedHashMap<>();
+    mount.put("destination", destination);
+    mount.put("type", type);
+    mount.put("source", source);
+    if (!options.isEmpty()) {
+      mount.put("options", options);
+    }
+    return mount;
+  }
+
   private static List<Map<String, Object>> mounts(Path hostsFile, Request request) {
     List<Map<String, Object>> mounts = new ArrayList<>();
-    mounts.add(Map.of("destination", "/proc", "type", "proc", "source", "proc"));
-    mounts.add(Map.of("destination", "/dev", "type", "tmpfs", "source", "tmpfs",
-        "options", List.of("nosuid", "strictatime", "mode=755", "size=65536k")));
-    mounts.add(Map.of("destination", "/dev/pts", "type", "devpts", "source", "devpts",
-        "options", List.of("nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620")));
-    mounts.add(Map.of("destination", "/dev/shm", "type", "tmpfs", "source", "shm",
-        "options", List.of("nosuid", "noexec", "nodev", "mode=1777", "size=65536k")));
-    mounts.add(Map.of("destination", "/sys", "type", "bind", "source", "/sys",
-        "options", List.of("rbind", "nosuid", "noexec", "nodev", "ro")));
+    mounts.add(mount("/proc", "proc", "proc", List.of()));
+    mounts.add(mount("/dev", "tmpfs", "tmpfs",
+        List.of("nosuid", "strictatime", "mode=755", "size=65536k")));
+    mounts.add(mount("/dev/pts", "devpts", "devpts",
+        List.of("nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620")));
+    mounts.add(mount("/dev/shm", "tmpfs", "shm",
+        List.of("nosuid", "noexec", "nodev", "mode=1777", "size=65536k")));
+    mounts.add(mount("/sys", "bind", "/sys", List.of("rbind", "nosuid", "noexec", "nodev", "ro")));
     boolean tmpMounted = request.mounts().stream().anyMatch(m -> m.mountPath().equals("/tmp"));
     if (!tmpMounted) {
-      mounts.add(Map.of("destination", "/tmp", "type", "tmpfs", "source", "tmpfs",
-          "options", List.of("nosuid", "nodev", "mode=1777")));
+      mounts.add(mount("/tmp", "tmpfs", "tmpfs", List.of("nosuid", "nodev", "mode=1777")));
     }
-    mounts.add(Map.of("destination", "/etc/hosts", "type", "bind",
-        "source", hostsFile.toString(), "options", List.of("rbind", "ro")));
+    mounts.add(mount("/etc/hosts", "bind", hostsFile.toString(), List.of("rbind", "ro")));
     // Shortest mount path first, so that nested mounts land on top of their parents.
     request.mounts().stream()
         .sorted(java.util.Comparator.comparingInt(m -> m.mountPath().length()))
-        .forEach(m -> mounts.add(Map.of("destination", m.mountPath(), "type", "bind",
-            "source", m.hostPath().toString(), "options",
+        .forEach(m -> mounts.add(mount(m.mountPath(), "bind", m.hostPath().toString(),
             List.of("rbind", request.readOnly().contains(m.mountPath()) ? "ro" : "rw"))));
     return mounts;
   }

@@ -34,6 +34,11 @@ final class LocalUpCommand implements Callable<Integer> {
       description = "Return once everything is up; stop it with 'druid local down'.")
   boolean detach;
 
+  @Option(names = "--images",
+      description = "Run the pods of our image from the OCI image (images/build.sh; needs"
+          + " mmdebstrap, runc and umoci) instead of the jar; the image is built once and cached.")
+  boolean images;
+
   @Override
   public Integer call() throws Exception {
     LocalDirectory state = new LocalDirectory(dir);
@@ -46,7 +51,10 @@ final class LocalUpCommand implements Callable<Integer> {
     long started = System.nanoTime();
     LocalStack stack;
     try {
-      stack = LocalStack.start(state);
+      stack = LocalStack.start(state, images, line -> {
+        out.println(line);
+        out.flush();
+      });
     } catch (RuntimeException e) {
       state.release();
       throw e;
@@ -83,6 +91,9 @@ final class LocalUpCommand implements Callable<Integer> {
     passThroughProperties(command);
     command.addAll(List.of(Druid.class.getName(), "local", "up", "--dir",
         state.path().toString()));
+    if (images) {
+      command.add("--images");
+    }
     Process child = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(state.upLog().toFile()))

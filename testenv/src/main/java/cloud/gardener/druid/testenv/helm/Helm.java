@@ -42,7 +42,7 @@ public final class Helm {
   public static synchronized Path binary() {
     if (binary == null) {
       binary = BuildScript.run(ControlPlaneBinaries.repoRoot().resolve("testenv/helm/build.sh"),
-          List.of(), line -> { });
+          List.of(), System.err::println);
     }
     return binary;
   }

@@ -5,6 +5,7 @@ import cloud.gardener.druid.testenv.process.BuildScript;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Our own image as an OCI archive, built by {@code images/build.sh} from
@@ -25,18 +26,21 @@ public final class OciImages {
 
   /** Our image {@code image} (any tag), run with runc from the archive built on first use. */
   public static OciImage druid(String image) {
-    return druid(image, line -> { });
+    return fromArchive(image, () -> build(List.of(), System.err::println));
   }
 
-  /** As {@link #druid(String)}, with the build's progress lines. */
-  public static OciImage druid(String image, Consumer<String> progress) {
-    return new OciImage(image, () -> build(progress), cacheDir().resolve("unpacked"),
+  /** {@code image} (any tag) run with runc from {@code archive}. */
+  public static OciImage fromArchive(String image, Supplier<Path> archive) {
+    return new OciImage(image, archive, cacheDir().resolve("unpacked"),
         HostsFile.system("oci").path());
   }
 
-  /** Builds (or finds cached) the image archive of this checkout. */
-  public static Path build(Consumer<String> progress) {
+  /**
+   * Builds (or finds cached) the image archive of this checkout; {@code args} as
+   * {@code images/build.sh} takes them (e.g. {@code --jar FILE}).
+   */
+  public static Path build(List<String> args, Consumer<String> progress) {
     Path repo = ControlPlaneBinaries.repoRoot();
-    return BuildScript.run(repo.resolve("images/build.sh"), List.of(), progress);
+    return BuildScript.run(repo.resolve("images/build.sh"), args, progress);
   }
 }

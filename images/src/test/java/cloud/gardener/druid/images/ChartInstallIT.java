@@ -41,6 +41,15 @@ class ChartInstallIT {
   @Test
   void installRunUpgradeUninstall(KubernetesClient client, LocalCluster cluster, TestNamespace ns)
       throws IOException {
+    try {
+      installRunUpgradeUninstallSteps(client, cluster, ns);
+    } catch (AssertionError | RuntimeException e) {
+      throw new AssertionError(e.getMessage() + PodLogs.tails(cluster, ns.name()), e);
+    }
+  }
+
+  private void installRunUpgradeUninstallSteps(KubernetesClient client, LocalCluster cluster,
+      TestNamespace ns) throws IOException {
     Path store = Files.createDirectories(cluster.workDir().resolve("local-store"));
     Helm helm = new Helm(cluster.workDir().resolve("helm"), cluster.kubeconfig());
     String repository = DruidImage.DEFAULT_IMAGE.substring(0, DruidImage.DEFAULT_IMAGE.lastIndexOf(':'));

@@ -36,6 +36,14 @@ class ImageRestoreIT {
   @Test
   void aMemberOfTheImageRestoresFromTheLocalStore(KubernetesClient client, LocalCluster cluster,
       TestNamespace ns) throws Exception {
+    try {
+      restoreSteps(client, cluster);
+    } catch (AssertionError | RuntimeException e) {
+      throw new AssertionError(e.getMessage() + PodLogs.tails(cluster, ns.name()), e);
+    }
+  }
+
+  private void restoreSteps(KubernetesClient client, LocalCluster cluster) throws Exception {
     Path store = Files.createDirectories(cluster.workDir().resolve("restore-store"));
     client.pods().resource(member("writer", store)).create();
     String writerIp = awaitReady(client, "writer");

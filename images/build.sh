@@ -10,9 +10,9 @@
 # Layers, least changing first: Debian libraries (mmdebstrap of libc6, libgcc-s1,
 # libstdc++6, zlib1g; cached by package list), a jlink runtime of the build JDK (cached by
 # JDK version and module list), etcd + etcdutl (testenv/controlplane/build.sh), the jar.
-# Every layer is a tar with sorted names, fixed mtimes (the commit time) and numeric
-# root ownership, gzip -n: the same inputs give the same digest. The result is cached by
-# the hash of all inputs.
+# Every layer is a tar with sorted names, fixed mtimes and numeric root ownership,
+# gzip -n: the same inputs give the same digest. The lower three layers are cached by
+# their inputs, the image by the hash of all inputs.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -133,16 +133,30 @@ blobs="$work/layout/blobs/sha256"
 mkdir -p "$blobs"
 
 # Deterministic layer: sorted, fixed mtime, numeric root ownership, no gzip timestamp.
+# Layers 1-3 get a fixed mtime and are cached by their inputs (only the jar layer is made
+# on every build); the jar layer carries the commit time.
+layer_epoch=1767225600 # 2026-01-01T00:00:00Z
 layer_digests=() diff_ids=() layer_sizes=()
-add_layer() { # $1: staging dir
-  tar --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner --format=gnu \
-    -C "$1" -cf "$work/layer.tar" .
-  diff_ids+=("sha256:$(sha256sum "$work/layer.tar" | cut -d' ' -f1)")
-  gzip -n -6 < "$work/layer.tar" > "$work/layer.tgz"
-  local d; d=$(sha256sum "$work/layer.tgz" | cut -d' ' -f1)
+add_layer() { # $1: staging function, $2: cache key ("" = never cached), $3: mtime
+  local cached="$cache/layer-$2" d diff
+  if [ -z "$2" ] || [ ! -f "$cached.tgz" ]; then
+    local s="$work/stage"; rm -rf "$s"; mkdir -p "$s"; "$1" "$s"
+    tar --sort=name --mtime="@$3" --owner=0 --group=0 --numeric-owner --format=gnu \
+      -C "$s" -cf "$work/layer.tar" .
+    diff="sha256:$(sha256sum "$work/layer.tar" | cut -d' ' -f1)"
+    gzip -n -6 < "$work/layer.tar" > "$work/layer.tgz"
+    rm -rf "$work/layer.tar" "$s"
+    if [ -n "$2" ]; then
+      echo "$diff" > "$cached.diffid.tmp" && mv "$cached.diffid.tmp" "$cached.diffid"
+      mv "$work/layer.tgz" "$cached.tgz"
+    fi
+  fi
+  if [ -n "$2" ]; then
+    diff=$(cat "$cached.diffid"); cp "$cached.tgz" "$work/layer.tgz"
+  fi
+  d=$(sha256sum "$work/layer.tgz" | cut -d' ' -f1)
   mv "$work/layer.tgz" "$blobs/$d"
-  layer_digests+=("sha256:$d"); layer_sizes+=("$(stat -c %s "$blobs/$d")")
-  rm -f "$work/layer.tar"
+  diff_ids+=("$diff"); layer_digests+=("sha256:$d"); layer_sizes+=("$(stat -c %s "$blobs/$d")")
 }
 
 # CycloneDX 1.5 SBOM of the image: Debian packages, the Java runtime, etcd, the jar (whose
@@ -164,24 +178,31 @@ image_sbom() {
 }
 
 # Layer 1: base libraries, users, /tmp.
-s="$work/s1"; mkdir -p "$s"; tar -xf "$base" -C "$s"
-mkdir -p "$s/etc" "$s/tmp" "$s/home/nonroot"
-chmod 1777 "$s/tmp"
-printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' > "$s/etc/passwd"
-printf 'root:x:0:\nnonroot:x:65532:\n' > "$s/etc/group"
-printf 'hosts: files dns\n' > "$s/etc/nsswitch.conf"
-chown 65532:65532 "$s/home/nonroot"
-add_layer "$s"
+stage_base() {
+  tar -xf "$base" -C "$1"
+  mkdir -p "$1/etc" "$1/tmp" "$1/home/nonroot"
+  chmod 1777 "$1/tmp"
+  printf 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' > "$1/etc/passwd"
+  printf 'root:x:0:\nnonroot:x:65532:\n' > "$1/etc/group"
+  printf 'hosts: files dns\n' > "$1/etc/nsswitch.conf"
+  chown 65532:65532 "$1/home/nonroot"
+}
 # Layer 2: the Java runtime.
-s="$work/s2"; mkdir -p "$s/opt"; tar -xf "$jre" -C "$s/opt"; add_layer "$s"
+stage_jre() { mkdir -p "$1/opt"; tar -xf "$jre" -C "$1/opt"; }
 # Layer 3: etcd, etcdutl.
-s="$work/s3"; mkdir -p "$s/usr/local/bin"
-install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$s/usr/local/bin/"; add_layer "$s"
+stage_etcd() { mkdir -p "$1/usr/local/bin"; install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$1/usr/local/bin/"; }
 # Layer 4: the druid jar and the SBOMs (CycloneDX: the image's, and the jar's libraries).
-s="$work/s4"; mkdir -p "$s/opt/druid/sbom"; install -m 0644 "$jar" "$s/opt/druid/druid.jar"
-[ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$s/opt/druid/sbom/druid-jar.cdx.json"
-image_sbom "$s/opt/druid/sbom/image.cdx.json"
-add_layer "$s"
+stage_druid() {
+  mkdir -p "$1/opt/druid/sbom"; install -m 0644 "$jar" "$1/opt/druid/druid.jar"
+  [ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$1/opt/druid/sbom/druid-jar.cdx.json"
+  image_sbom "$1/opt/druid/sbom/image.cdx.json"
+  cp "$1/opt/druid/sbom/image.cdx.json" "$work/image.cdx.json"
+}
+layer_key() { { sed -n "/^$1() {/,/^}/p" "$here/build.sh"; shift; sha256sum "$@" | cut -d' ' -f1; } | hashof; }
+add_layer stage_base "base-$(layer_key stage_base "$base")" "$layer_epoch"
+add_layer stage_jre "jre-$(layer_key stage_jre "$jre")" "$layer_epoch"
+add_layer stage_etcd "etcd-$(layer_key stage_etcd "$bin_dir/etcd" "$bin_dir/etcdutl")" "$layer_epoch"
+add_layer stage_druid "" "$epoch"
 
 json_list() { local sep="" x; printf '['; for x in "$@"; do printf '%s"%s"' "$sep" "$x"; sep=,; done; printf ']'; }
 annotations=$(cat <<JSON
@@ -212,6 +233,18 @@ tar --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner --format=g
   -C "$work/layout" -cf "$work/image.tar" .
 mv "$work/image.tar" "$out"
 printf '%s\n' "$manifest_digest" > "$out.digest"
-cp "$s/opt/druid/sbom/image.cdx.json" "$out.cdx.json"
+cp "$work/image.cdx.json" "$out.cdx.json"
+# Keep the three newest archives of this tag, and only the unpacked copies (node simulator)
+# of archives still here.
+ls -t "$cache/$name-$tag-"*.oci.tar 2>/dev/null | tail -n +4 | while read -r old; do
+  rm -f "$old" "$old.digest" "$old.cdx.json"
+done
+if [ -d "$cache/unpacked" ]; then
+  keep=$(cat "$cache"/*.oci.tar.digest 2>/dev/null | tr ':' '-')
+  for u in "$cache/unpacked"/sha256-*; do
+    [ -e "$u" ] || continue
+    grep -qx "$(basename "$u")" <<<"$keep" || rm -rf "$u"
+  done
+fi
 step "built $name:$tag ($manifest_digest, $(( $(stat -c %s "$out") / 1048576 )) MiB) in $(( $(date +%s) - start ))s: $out"
 echo "$out" >&3

@@ -63,6 +63,8 @@ class ChartInstallIT {
     Pod operator = operatorPod(client);
     assertThat(operator.getSpec().getServiceAccountName()).isEqualTo("druid-etcd-druid");
     assertThat(runcContainers(cluster)).anyMatch(id -> id.contains(operator.getMetadata().getName()));
+    assertThat(helm.run("test", RELEASE, "-n", ns.name(), "--timeout", "5m").orThrow().output())
+        .contains("Phase:          Succeeded");
 
     Etcd etcd = Serialization.unmarshal(Files.readString(
         Path.of(System.getProperty("druid.repoRoot"), "examples", "etcd-3-local.yaml")), Etcd.class);

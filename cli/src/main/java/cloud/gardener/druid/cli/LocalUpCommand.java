@@ -100,7 +100,9 @@ final class LocalUpCommand implements Callable<Integer> {
         .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
         .start();
     long deadline = System.nanoTime() + DETACHED_START_TIMEOUT.toNanos();
+    int shown = 0;
     while (!Files.exists(state.readyFile())) {
+      shown = showProgress(state.upLog(), shown, out);
       if (!child.isAlive()) {
         throw new UserError("druid local up failed (exit " + child.exitValue() + "):\n"
             + tail(state.upLog()));
@@ -117,6 +119,23 @@ final class LocalUpCommand implements Callable<Integer> {
     out.print(Files.readString(state.readyFile()));
     out.println("Stop with 'druid local down --dir " + state.path() + "'.");
     return 0;
+  }
+
+  /** Prints the child's new build progress lines ("druid: …") from line {@code shown} on. */
+  private static int showProgress(Path log, int shown, PrintWriter out) {
+    List<String> lines;
+    try {
+      lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+    } catch (IOException partlyWritten) {
+      return shown; // e.g. a line cut inside a multi-byte character: read it next time
+    }
+    for (String line : lines.subList(Math.min(shown, lines.size()), lines.size())) {
+      if (line.startsWith("druid: ")) {
+        out.println(line);
+      }
+    }
+    out.flush();
+    return Math.max(shown, lines.size());
   }
 
   private static void passThroughProperties(List<String> command) {

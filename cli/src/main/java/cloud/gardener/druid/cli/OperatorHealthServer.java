@@ -42,6 +42,10 @@ final class OperatorHealthServer implements AutoCloseable {
     }
   }
 
+  int port() {
+    return server.getAddress().getPort();
+  }
+
   void markReady() {
     ready.set(true);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.testenv.helm.Helm;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
@@ -49,6 +50,11 @@ class ChartRenderIT {
     assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
     assertThat(pod.getServiceAccountName()).isEqualTo("r1-etcd-druid");
+    Pod test = (Pod) objects.get("Pod/r1-etcd-druid-test-readyz");
+    assertThat(test.getSpec().getContainers().get(0).getArgs()).containsExactly("ctl", "probe",
+        "http://r1-etcd-druid-metrics.ns1.svc:8081/readyz");
+    assertThat(test.getMetadata().getLabels()).as("outside the operator's selector")
+        .doesNotContainEntry("app.kubernetes.io/instance", "r1");
   }
 
   @Test

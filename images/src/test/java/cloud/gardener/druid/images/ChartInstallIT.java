@@ -56,7 +56,7 @@ class ChartInstallIT {
     List<String> values = List.of("--set", "image.repository=" + repository,
         "--set", "image.tag=it", "--set", "replicas=1",
         "--set", "localStoreRoot=" + store,
-        "--set", "watchNamespaces={" + ns.name() + "}");
+        "--set", "clusterWide=false", "--set", "watchNamespaces={" + ns.name() + "}");
 
     helm.run(concat(List.of("install", RELEASE, Helm.chart().toString(), "-n", ns.name(),
         "--wait", "--timeout", "10m"), values)).orThrow();

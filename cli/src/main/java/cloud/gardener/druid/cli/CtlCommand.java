@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
         ResumeCommand.class,
         BackupsCommand.class,
         LogsCommand.class,
+        CtlProbeCommand.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes (of every command):%n",
     exitCodeList = {

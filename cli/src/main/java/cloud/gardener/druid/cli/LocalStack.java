@@ -2,10 +2,12 @@ package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.node.DruidImage;
+import cloud.gardener.druid.testenv.node.OciImages;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * What {@code druid local up} runs: a {@link LocalCluster} (control plane + node simulator)
@@ -30,9 +32,22 @@ final class LocalStack implements AutoCloseable {
     this.cluster = cluster;
   }
 
-  static LocalStack start(LocalDirectory dir) {
-    LocalCluster cluster = LocalCluster.start(new LocalCluster.Options(dir.path(), druidImage(),
-        dir.ledgerFile()));
+  /**
+   * @param images run our image's pods from the OCI image (built by images/build.sh, cached)
+   *               with runc instead of the jar
+   * @param progress where build progress goes
+   */
+  static LocalStack start(LocalDirectory dir, boolean images, Consumer<String> progress) {
+    DruidImage druidImage = druidImage();
+    LocalCluster.Options options = new LocalCluster.Options(dir.path(), druidImage,
+        dir.ledgerFile());
+    if (images) {
+      Path archive = OciImages.build(druidImage.jar().map(j -> List.of("--jar", j.toString()))
+          .orElse(List.of()), progress);
+      options = options.withOciImages(List.of(OciImages.fromArchive(
+          System.getProperty("druid.image", DruidImage.DEFAULT_IMAGE), () -> archive)));
+    }
+    LocalCluster cluster = LocalCluster.start(options);
     LocalStack stack = new LocalStack(cluster);
     try {
       for (Hook hook : hooks()) {

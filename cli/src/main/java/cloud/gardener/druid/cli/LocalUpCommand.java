@@ -34,6 +34,11 @@ final class LocalUpCommand implements Callable<Integer> {
       description = "Return once everything is up; stop it with 'druid local down'.")
   boolean detach;
 
+  @Option(names = "--images",
+      description = "Run the pods of our image from the OCI image (images/build.sh; needs"
+          + " mmdebstrap, runc and umoci) instead of the jar; the image is built once and cached.")
+  boolean images;
+
   @Override
   public Integer call() throws Exception {
     LocalDirectory state = new LocalDirectory(dir);
@@ -46,7 +51,10 @@ final class LocalUpCommand implements Callable<Integer> {
     long started = System.nanoTime();
     LocalStack stack;
     try {
-      stack = LocalStack.start(state);
+      stack = LocalStack.start(state, images, line -> {
+        out.println(line);
+        out.flush();
+      });
     } catch (RuntimeException e) {
       state.release();
       throw e;
@@ -83,13 +91,18 @@ final class LocalUpCommand implements Callable<Integer> {
     passThroughProperties(command);
     command.addAll(List.of(Druid.class.getName(), "local", "up", "--dir",
         state.path().toString()));
+    if (images) {
+      command.add("--images");
+    }
     Process child = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(state.upLog().toFile()))
         .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
         .start();
     long deadline = System.nanoTime() + DETACHED_START_TIMEOUT.toNanos();
+    int shown = 0;
     while (!Files.exists(state.readyFile())) {
+      shown = showProgress(state.upLog(), shown, out);
       if (!child.isAlive()) {
         throw new UserError("druid local up failed (exit " + child.exitValue() + "):\n"
             + tail(state.upLog()));
@@ -106,6 +119,23 @@ final class LocalUpCommand implements Callable<Integer> {
     out.print(Files.readString(state.readyFile()));
     out.println("Stop with 'druid local down --dir " + state.path() + "'.");
     return 0;
+  }
+
+  /** Prints the child's new build progress lines ("druid: …") from line {@code shown} on. */
+  private static int showProgress(Path log, int shown, PrintWriter out) {
+    List<String> lines;
+    try {
+      lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+    } catch (IOException partlyWritten) {
+      return shown; // e.g. a line cut inside a multi-byte character: read it next time
+    }
+    for (String line : lines.subList(Math.min(shown, lines.size()), lines.size())) {
+      if (line.startsWith("druid: ")) {
+        out.println(line);
+      }
+    }
+    out.flush();
+    return Math.max(shown, lines.size());
   }
 
   private static void passThroughProperties(List<String> command) {

@@ -64,9 +64,14 @@ final class OperatorCommand implements Callable<Integer> {
 
   @Option(names = "--metrics-port", paramLabel = "PORT",
       defaultValue = "" + MetricsServer.DEFAULT_PORT,
-      description = "Port of /metrics, /healthz and /readyz on all interfaces"
+      description = "Port of /metrics, /healthz and /readyz"
           + " (default: ${DEFAULT-VALUE}, as upstream's chart; -1: none).")
   int metricsPort;
+
+  @Option(names = "--metrics-address", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+      description = "Address of the metrics port (default: ${DEFAULT-VALUE}; the chart gives"
+          + " the pod's IP).")
+  String metricsAddress;
 
   @Override
   public Integer call() throws InterruptedException, IOException {
@@ -79,7 +84,7 @@ final class OperatorCommand implements Callable<Integer> {
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
     MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(
-        new InetSocketAddress(metricsPort), operator.metrics()::scrape, operator::ready);
+        new InetSocketAddress(metricsAddress, metricsPort), operator.metrics()::scrape, operator::ready);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       if (metrics != null) {

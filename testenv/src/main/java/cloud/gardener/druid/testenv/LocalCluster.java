@@ -6,6 +6,7 @@ import cloud.gardener.druid.testenv.node.DruidImage;
 import cloud.gardener.druid.testenv.node.EtcdImage;
 import cloud.gardener.druid.testenv.node.HostsFile;
 import cloud.gardener.druid.testenv.node.ImageRuntime;
+import cloud.gardener.druid.testenv.node.OciImage;
 import cloud.gardener.druid.testenv.node.NodeSimulator;
 import cloud.gardener.druid.testenv.node.NodeSimulatorConfig;
 import cloud.gardener.druid.testenv.node.ShellImage;
@@ -50,7 +51,17 @@ public final class LocalCluster implements AutoCloseable {
    * @param druidImage how our own image runs (jar or classpath)
    * @param ledgerFile where to keep the list of started processes, or null for memory only
    */
-  public record Options(Path workDir, DruidImage druidImage, Path ledgerFile) {
+  public record Options(Path workDir, DruidImage druidImage, Path ledgerFile,
+      List<OciImage> ociImages) {
+
+    public Options(Path workDir, DruidImage druidImage, Path ledgerFile) {
+      this(workDir, druidImage, ledgerFile, List.of());
+    }
+
+    /** Also runs these OCI images with runc; they take precedence over the mappings. */
+    public Options withOciImages(List<OciImage> images) {
+      return new Options(workDir, druidImage, ledgerFile, List.copyOf(images));
+    }
   }
 
   public static LocalCluster start(Options options) {
@@ -64,8 +75,9 @@ public final class LocalCluster implements AutoCloseable {
     try {
       controlPlane = LocalControlPlane.start(workDir, ledger);
       client = clientFor(controlPlane.kubeconfig(), null);
-      List<ImageRuntime> runtimes = List.of(new EtcdImage(ControlPlaneBinaries.directory()),
-          options.druidImage(), new ShellImage());
+      List<ImageRuntime> runtimes = new java.util.ArrayList<>(options.ociImages());
+      runtimes.addAll(List.of(new EtcdImage(ControlPlaneBinaries.directory()),
+          options.druidImage(), new ShellImage()));
       NodeSimulator simulator = NodeSimulator.start(client, new NodeSimulatorConfig(
           NodeSimulatorConfig.DEFAULT_NODE_NAME, workDir, controlPlane.apiServerPort(), runtimes,
           HostsFile.system("run-" + ProcessHandle.current().pid())), ledger);

@@ -1,12 +1,9 @@
 package cloud.gardener.druid.testenv.controlplane;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import cloud.gardener.druid.testenv.process.BuildScript;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The kube-apiserver, kube-controller-manager, etcd, etcdctl and etcdutl binaries, built (or
@@ -52,52 +49,20 @@ public final class ControlPlaneBinaries {
         + " -Ddruid.binDir=<directory with kube-apiserver and etcd>");
   }
 
+  /** Runs the build script; its progress goes to stderr as it comes (a cold build is long). */
   private static Path build(Path repoRoot) {
+    Path dir;
     try {
-      Process build = new ProcessBuilder("bash", repoRoot.resolve(BUILD_SCRIPT).toString())
-          .directory(repoRoot.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-          .start();
-      CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readAll(build, true));
-      List<String> stdout = readAll(build, false).lines().toList();
-      int exit = build.waitFor();
-      if (exit != 0 || stdout.isEmpty()) {
-        throw new IllegalStateException("building the local control plane failed (" + BUILD_SCRIPT
-            + ", exit " + exit + "): " + lastErrorLine(stderr.join()));
-      }
-      Path dir = Path.of(stdout.get(stdout.size() - 1).trim());
-      if (!Files.isExecutable(dir.resolve("kube-apiserver"))) {
-        throw new IllegalStateException(BUILD_SCRIPT + " printed " + dir
-            + " but it holds no kube-apiserver");
-      }
-      return dir;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run " + BUILD_SCRIPT, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while building the control plane", e);
+      dir = BuildScript.run(repoRoot.resolve(BUILD_SCRIPT), List.of(), System.err::println);
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("building the local control plane failed: "
+          + e.getMessage(), e);
     }
+    if (!Files.isExecutable(dir.resolve("kube-apiserver"))) {
+      throw new IllegalStateException(BUILD_SCRIPT + " printed " + dir
+          + " but it holds no kube-apiserver");
+    }
+    return dir;
   }
 
-  private static String readAll(Process process, boolean errors) {
-    try {
-      byte[] bytes = (errors ? process.getErrorStream() : process.getInputStream()).readAllBytes();
-      String text = new String(bytes, StandardCharsets.UTF_8);
-      if (errors && !text.isBlank()) {
-        System.err.print(text); // the script's progress of a cold build is worth seeing
-      }
-      return text;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  static String lastErrorLine(String stderr) {
-    List<String> lines = stderr.lines().filter(l -> !l.isBlank()).toList();
-    if (lines.isEmpty()) {
-      return "no error output";
-    }
-    return lines.stream().filter(l -> l.startsWith("druid:")).reduce((a, b) -> b)
-        .orElse(lines.get(lines.size() - 1));
-  }
 }

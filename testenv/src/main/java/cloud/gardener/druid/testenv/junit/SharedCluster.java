@@ -2,7 +2,9 @@ package cloud.gardener.druid.testenv.junit;
 
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.node.DruidImage;
+import cloud.gardener.druid.testenv.node.OciImages;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The one {@link LocalCluster} of a test JVM, started on first use and stopped by a shutdown
@@ -15,6 +17,9 @@ import java.nio.file.Path;
  *       ({@link DruidImage#DEFAULT_MAIN_CLASSES})</li>
  *   <li>{@code druid.testenv.druidImage}: our image's name; default
  *       {@link DruidImage#DEFAULT_IMAGE}</li>
+ *   <li>{@code druid.testenv.ociImage}: {@code true} runs our image from the OCI archive
+ *       {@code images/build.sh} builds (on first use, cached), with runc
+ *       ({@link OciImages#druid})</li>
  * </ul>
  */
 final class SharedCluster implements AutoCloseable {
@@ -28,8 +33,12 @@ final class SharedCluster implements AutoCloseable {
 
   static synchronized SharedCluster get() {
     if (instance == null) {
-      LocalCluster cluster = LocalCluster.start(new LocalCluster.Options(workDir(), druidImage(),
-          null));
+      LocalCluster.Options options = new LocalCluster.Options(workDir(), druidImage(), null);
+      if (Boolean.getBoolean("druid.testenv.ociImage")) {
+        options = options.withOciImages(List.of(OciImages.druid(
+            System.getProperty("druid.testenv.druidImage", DruidImage.DEFAULT_IMAGE))));
+      }
+      LocalCluster cluster = LocalCluster.start(options);
       instance = new SharedCluster(cluster);
       Runtime.getRuntime().addShutdownHook(new Thread(instance::close, "local-cluster-stop"));
     }

@@ -27,6 +27,7 @@ final class ContainerInstance {
   private final Probes.ExecContext exec;
   private final Path log;
   private final ProcessLedger ledger;
+  private final Runnable release;
   private ManagedProcess process;
   private Instant startedAt;
   private int restartCount;
@@ -40,6 +41,13 @@ final class ContainerInstance {
 
   ContainerInstance(String podKey, Container spec, List<String> argv, Probes.ExecContext exec,
       Path log, ProcessLedger ledger) {
+    this(podKey, spec, argv, exec, log, ledger, () -> { });
+  }
+
+  /** {@code release} frees what a container runtime keeps after the process ended (runc state). */
+  ContainerInstance(String podKey, Container spec, List<String> argv, Probes.ExecContext exec,
+      Path log, ProcessLedger ledger, Runnable release) {
+    this.release = release;
     this.podKey = podKey;
     this.spec = spec;
     this.argv = argv;
@@ -57,6 +65,7 @@ final class ContainerInstance {
   }
 
   void start() {
+    release.run(); // a previous run's leftovers
     process = ManagedProcess.start(podKey + "/" + name(), argv, exec.env(), exec.workingDir(),
         log, ledger);
     startedAt = Instant.now();
@@ -79,6 +88,7 @@ final class ContainerInstance {
     }
     int code = process.exitCode().orElse(-1);
     process.stop(Duration.ZERO); // reap anything the process left behind in its group
+    release.run();
     terminated = terminatedState(code);
     return true;
   }
@@ -111,6 +121,7 @@ final class ContainerInstance {
   void stop(Duration grace) {
     if (process != null) {
       int code = process.stop(grace);
+      release.run();
       if (terminated == null) {
         terminated = terminatedState(code);
       }

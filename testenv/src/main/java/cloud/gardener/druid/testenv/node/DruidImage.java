@@ -60,6 +60,11 @@ public final class DruidImage implements ImageRuntime {
         cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries.directory().toString());
   }
 
+  /** The fat jar this image runs, if it runs one. */
+  public java.util.Optional<Path> jar() {
+    return java.util.Optional.ofNullable(jar);
+  }
+
   @Override
   public boolean handles(String candidate) {
     return ImageRuntime.repository(candidate).equals(ImageRuntime.repository(image));

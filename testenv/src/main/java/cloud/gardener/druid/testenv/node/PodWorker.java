@@ -155,6 +155,9 @@ final class PodWorker implements Runnable {
       PodEnvironment environment, Path root, Map<String, String> checked) {
     ImageRuntime runtime = node.runtimeFor(c.getImage()).orElseThrow(() -> new ConfigError(
         "ErrImagePull", "no local runtime for image " + c.getImage()));
+    if (runtime instanceof OciImage oci) {
+      return ociInstance(pod, c, oci, volumes, environment, root, checked);
+    }
     MountPaths mounts = volumes.mountsFor(c, root);
     Map<String, String> env = new LinkedHashMap<>(runtime.imageEnv());
     env.putAll(environment.forContainer(c, mounts, root));
@@ -169,6 +172,33 @@ final class PodWorker implements Runnable {
         + pod.getMetadata().getName() + "_" + c.getName() + ".log");
     return new ContainerInstance(key, c, runtime.commandLine(command, args),
         new Probes.ExecContext(runtime, mounts, env, root), log, node.ledger());
+  }
+
+  /** A container of an OCI image: its own paths, so nothing is rewritten; runc runs it. */
+  private ContainerInstance ociInstance(Pod pod, Container c, OciImage oci, PodVolumes volumes,
+      PodEnvironment environment, Path root, Map<String, String> checked) {
+    MountPaths mounts = volumes.mountsFor(c, root);
+    Map<String, String> env = environment.forContainer(c, new MountPaths(List.of()), root);
+    List<String> command = expand(listOf(c.getCommand()), env);
+    List<String> args = expand(listOf(c.getArgs()), env);
+    String where = "container " + c.getName();
+    listOf(c.getEnv()).forEach(v -> checked.put(where + " env " + v.getName(),
+        String.valueOf(env.get(v.getName()))));
+    checked.put(where + " command", String.join(" ", command));
+    checked.put(where + " args", String.join(" ", args));
+    String id = (pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName() + "_"
+        + c.getName() + "_" + pod.getMetadata().getUid().substring(0, 8))
+        .replaceAll("[^A-Za-z0-9_.-]", "-");
+    OciBundle bundle = oci.bundle(new OciBundle.Request(id, node.workDir().resolve("runc"),
+        root.getParent().resolve("oci").resolve(c.getName()), command, args, env,
+        mounts.mounts(), OciSecurity.readOnlyMounts(pod, c), OciSecurity.runAsUser(pod, c),
+        OciSecurity.runAsGroup(pod, c),
+        Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName()),
+        List.of(node.workDir(), Path.of(System.getProperty("java.io.tmpdir")))));
+    Path log = node.logsDir().resolve(pod.getMetadata().getNamespace() + "_"
+        + pod.getMetadata().getName() + "_" + c.getName() + ".log");
+    return new ContainerInstance(key, c, bundle.argv(),
+        new Probes.ExecContext(oci, mounts, env, root), log, node.ledger(), bundle.release());
   }
 
   private static List<String> expand(List<String> values, Map<String, String> env) {

@@ -1,0 +1,106 @@
+package cloud.gardener.druid.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.testenv.helm.Helm;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code helm lint} and {@code helm template} of the chart, by the real helm CLI. */
+class ChartRenderIT {
+
+  @TempDir
+  Path home;
+
+  @Test
+  void lintPassesForTheDefaultsAndTheNamespacedMode() {
+    Helm helm = new Helm(home, null);
+    assertThat(helm.run("lint", "--strict", Helm.chart().toString()).orThrow().output())
+        .contains("1 chart(s) linted, 0 chart(s) failed");
+    assertThat(helm.run("lint", "--strict", Helm.chart().toString(), "--set", "clusterWide=false",
+        "--set", "watchNamespaces={a,b}").orThrow().output()).contains("0 chart(s) failed");
+  }
+
+  @Test
+  void defaultsRenderAClusterWideOperatorWithProbesPdbAndMetricsService() {
+    Map<String, HasMetadata> objects = render("r1", "ns1");
+    assertThat(objects.keySet()).contains("ServiceAccount/r1-etcd-druid",
+        "ClusterRole/r1-etcd-druid", "ClusterRoleBinding/r1-etcd-druid",
+        "Deployment/r1-etcd-druid", "PodDisruptionBudget/r1-etcd-druid",
+        "Service/r1-etcd-druid-metrics", "Pod/r1-etcd-druid-test-readyz");
+    Deployment d = (Deployment) objects.get("Deployment/r1-etcd-druid");
+    assertThat(d.getMetadata().getLabels()).containsEntry("helm.sh/chart", "etcd-druid-0.1.0")
+        .containsEntry("app.kubernetes.io/instance", "r1")
+        .containsEntry("app.kubernetes.io/managed-by", "Helm");
+    var pod = d.getSpec().getTemplate().getSpec();
+    var c = pod.getContainers().get(0);
+    assertThat(c.getImage()).endsWith("etcd-druid-jvm:0.1.0");
+    assertThat(c.getArgs()).contains("operator", "--metrics-port=8081",
+        "--leader-election-namespace=ns1");
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
+    assertThat(pod.getServiceAccountName()).isEqualTo("r1-etcd-druid");
+    Pod test = (Pod) objects.get("Pod/r1-etcd-druid-test-readyz");
+    assertThat(test.getSpec().getContainers().get(0).getArgs()).containsExactly("ctl", "probe",
+        "http://r1-etcd-druid-metrics.ns1.svc:8081/readyz");
+    assertThat(test.getMetadata().getLabels()).as("outside the operator's selector")
+        .doesNotContainEntry("app.kubernetes.io/instance", "r1");
+  }
+
+  @Test
+  void twoReleasesDoNotShareNames() {
+    assertThat(render("a", "x").keySet()).doesNotContainAnyElementsOf(render("b", "x").keySet());
+  }
+
+  @Test
+  void namespacedModeGrantsRolesOnlyInTheWatchedNamespaces() {
+    Map<String, HasMetadata> objects = render("r", "ops", "--set", "clusterWide=false",
+        "--set", "watchNamespaces={team-a,team-b}", "--set", "replicas=1",
+        "--set", "image.digest=sha256:" + "a".repeat(64));
+    List<String> roles = objects.values().stream().filter(o -> o.getKind().equals("Role"))
+        .map(o -> o.getMetadata().getNamespace()).sorted().toList();
+    assertThat(roles).containsExactly("ops", "team-a", "team-b");
+    assertThat(objects).doesNotContainKey("ClusterRole/r-etcd-druid")
+        .doesNotContainKey("PodDisruptionBudget/r-etcd-druid");
+    Deployment d = (Deployment) objects.get("Deployment/r-etcd-druid");
+    assertThat(d.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        .contains("--namespace=team-a,team-b");
+    assertThat(d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        .endsWith("etcd-druid-jvm@sha256:" + "a".repeat(64));
+  }
+
+  @Test
+  void theSchemaRejectsBadValuesNamingTheField() {
+    Helm.Result result = new Helm(home, null).run("template", "r", Helm.chart().toString(),
+        "--set", "replicas=-1");
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.output()).contains("replicas");
+    Helm.Result unknown = new Helm(home, null).run("template", "r", Helm.chart().toString(),
+        "--set", "replica=2");
+    assertThat(unknown.exitCode()).isNotZero();
+    assertThat(unknown.output()).contains("replica");
+  }
+
+  private Map<String, HasMetadata> render(String release, String namespace, String... sets) {
+    List<String> args = new java.util.ArrayList<>(List.of("template", release,
+        Helm.chart().toString(), "--namespace", namespace));
+    args.addAll(Arrays.asList(sets));
+    String yaml = new Helm(home, null).run(args.toArray(String[]::new)).orThrow().output();
+    return Arrays.stream(yaml.split("(?m)^---\\s*$"))
+        .filter(doc -> doc.contains("kind:"))
+        .map(doc -> (HasMetadata) Serialization.unmarshal(doc))
+        .collect(Collectors.toMap(o -> o.getKind() + "/" + o.getMetadata().getName()
+            + (o.getKind().equals("Role") || o.getKind().equals("RoleBinding")
+            ? "@" + o.getMetadata().getNamespace() : ""), o -> o));
+  }
+}

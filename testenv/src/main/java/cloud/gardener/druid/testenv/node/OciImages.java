@@ -1,0 +1,46 @@
+package cloud.gardener.druid.testenv.node;
+
+import cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries;
+import cloud.gardener.druid.testenv.process.BuildScript;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Our own image as an OCI archive, built by {@code images/build.sh} from
+ * {@code cli/target/druid.jar} (cached under {@code ~/.cache/etcd-druid/images}, keyed by the
+ * hash of its inputs).
+ */
+public final class OciImages {
+
+  private OciImages() {
+  }
+
+  /** The cache directory of built and unpacked images. */
+  public static Path cacheDir() {
+    String configured = System.getenv("DRUID_IMAGE_CACHE");
+    return configured != null && !configured.isBlank() ? Path.of(configured)
+        : Path.of(System.getProperty("user.home"), ".cache", "etcd-druid", "images");
+  }
+
+  /** Our image {@code image} (any tag), run with runc from the archive built on first use. */
+  public static OciImage druid(String image) {
+    return fromArchive(image, () -> build(List.of(), System.err::println));
+  }
+
+  /** {@code image} (any tag) run with runc from {@code archive}. */
+  public static OciImage fromArchive(String image, Supplier<Path> archive) {
+    return new OciImage(image, archive, cacheDir().resolve("unpacked"),
+        HostsFile.system("oci").path());
+  }
+
+  /**
+   * Builds (or finds cached) the image archive of this checkout; {@code args} as
+   * {@code images/build.sh} takes them (e.g. {@code --jar FILE}).
+   */
+  public static Path build(List<String> args, Consumer<String> progress) {
+    Path repo = ControlPlaneBinaries.repoRoot();
+    return BuildScript.run(repo.resolve("images/build.sh"), args, progress);
+  }
+}

@@ -73,11 +73,6 @@ public final class SpecValidation {
         p.add(invalid("spec.backup.compression.policy", "lzw snapshots are restored but not"
             + " written by this agent; use gzip or zlib"));
       }
-      if (b.getTls() != null && b.getTls().getClientTLSSecretRef() == null) {
-        // the agents require a client certificate on everything but their probes
-        p.add(invalid("spec.backup.tls.clientTLSSecretRef", "required with spec.backup.tls:"
-            + " the operator presents this certificate to the member agents"));
-      }
     }
     Quantities.validate(etcd.getSpec().getStorageCapacity())
         .ifPresent(m -> p.add(invalid("spec.storageCapacity", m)));

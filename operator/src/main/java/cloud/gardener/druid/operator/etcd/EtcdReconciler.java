@@ -90,7 +90,11 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         .orElse(after.volumes().recorded().orElse(null));
     EtcdStatus status = EtcdStatusComputer.compute(after, etcd.getStatus(), observedGeneration,
         op.lastOperation(), op.errors(), volumeOperation);
-    statusWriter.write(etcd, status);
+    try {
+      statusWriter.write(etcd, status);
+    } catch (StatusWriter.StaleStatusException e) {
+      return UpdateControl.<Etcd>noUpdate().rescheduleAfter(StatusWriter.REDECIDE);
+    }
     volumeEvents.announce(etcd, status);
     boolean done = step.map(Step::action).filter(RolloutAction.Done.class::isInstance).isPresent();
     if (done && SpecGate.hasReconcileAnnotation(etcd)) {

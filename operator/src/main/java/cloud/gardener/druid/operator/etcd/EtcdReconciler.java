@@ -88,13 +88,9 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         .orElseGet(() -> observer.observe(etcd));
     VolumeOperation volumeOperation = step.flatMap(Step::recorded)
         .orElse(after.volumes().recorded().orElse(null));
-    EtcdStatus status = EtcdStatusComputer.compute(after, etcd.getStatus(), observedGeneration,
-        op.lastOperation(), op.errors(), volumeOperation);
-    try {
-      statusWriter.write(etcd, status);
-    } catch (StatusWriter.StaleStatusException e) {
-      return UpdateControl.<Etcd>noUpdate().rescheduleAfter(StatusWriter.REDECIDE);
-    }
+    EtcdStatus status = statusWriter.decideAndWrite(etcd, e -> EtcdStatusComputer.compute(
+        after, e.getStatus(), observedGeneration, op.lastOperation(), op.errors(),
+        volumeOperation)).getStatus();
     volumeEvents.announce(etcd, status);
     boolean done = step.map(Step::action).filter(RolloutAction.Done.class::isInstance).isPresent();
     if (done && SpecGate.hasReconcileAnnotation(etcd)) {

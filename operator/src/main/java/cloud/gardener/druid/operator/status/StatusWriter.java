@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The one writer of our resources' statuses (Etcd, EtcdOpsTask, EtcdCopyBackupsTask), with one
@@ -21,10 +22,14 @@ import java.util.Optional;
  *       made from: only metadata or spec moved (a finalizer added, the reconcile annotation
  *       removed, a user's edit), which the next reconcile handles; at most {@value #ATTEMPTS}
  *       attempts, then the conflict is thrown;</li>
- *   <li>throws {@link StaleStatusException} if the status changed meanwhile or the object is
- *       gone: someone wrote it after our read (our own earlier write the cache had not shown
- *       yet, or another operator replica after a leader change). The reconciler then decides
- *       again from the new status after {@link #REDECIDE}.</li>
+ *   <li>otherwise (the status changed meanwhile: our own earlier write the cache had not
+ *       shown yet, or another operator replica after a leader change) the decision is stale
+ *       and is made again from the fresh object. {@link #decideAndWrite}
+ *       does that at once, for a status that is a summary of a fresh observation (the Etcd's:
+ *       it must be written before the reconcile's next step acts);
+ *       {@link #write(CustomResource, Object)} throws {@link StaleStatusException} and the
+ *       reconciler decides again after {@link #REDECIDE}, for a status that is a state
+ *       machine the reconcile advances (the tasks'). A gone object is never written.</li>
  * </ul>
  * Never overwriting a status changed meanwhile matters because a status is also a record (a
  * task's outcome, a volume operation's completed members, condition transition times): a
@@ -61,8 +66,6 @@ public final class StatusWriter {
     if (same(current.getStatus(), next)) {
       return current;
     }
-    @SuppressWarnings("unchecked")
-    Class<R> type = (Class<R>) current.getClass();
     R target = current;
     for (int attempt = 1; ; attempt++) {
       R copy = Serialization.clone(target);
@@ -73,12 +76,33 @@ public final class StatusWriter {
         if (e.getCode() != 409 || attempt == ATTEMPTS) {
           throw e;
         }
-        R fresh = client.resources(type).inNamespace(current.getMetadata().getNamespace())
-            .withName(current.getMetadata().getName()).get();
-        target = writeAgainOn(current, fresh)
+        target = writeAgainOn(current, read(current))
             .orElseThrow(() -> new StaleStatusException(current));
       }
     }
+  }
+
+  /**
+   * Writes the status {@code decide} makes of {@code current}; if that decision is stale
+   * after a conflict, writes the status {@code decide} makes of the fresh object instead.
+   * Returns the object as written, or as read if nothing changed.
+   *
+   * @throws StaleStatusException if the status changed again while deciding a second time
+   */
+  public <S, R extends CustomResource<?, S>> R decideAndWrite(R current, Function<R, S> decide) {
+    try {
+      return write(current, decide.apply(current));
+    } catch (StaleStatusException e) {
+      R fresh = read(current);
+      return fresh == null ? current : write(fresh, decide.apply(fresh));
+    }
+  }
+
+  private <R extends CustomResource<?, ?>> R read(R resource) {
+    @SuppressWarnings("unchecked")
+    Class<R> type = (Class<R>) resource.getClass();
+    return client.resources(type).inNamespace(resource.getMetadata().getNamespace())
+        .withName(resource.getMetadata().getName()).get();
   }
 
   /**

@@ -55,6 +55,20 @@ class StatusWriterIT {
   }
 
   @Test
+  void aStatusDecidedAgainIsDecidedFromTheFreshObject(KubernetesClient client) {
+    EtcdOpsTask read = withStatus(client, create(client, "decided-again"), "Pending");
+    EtcdOpsTask other = Serialization.clone(read);
+    other.setStatus(status("Succeeded"));
+    client.resource(other).updateStatus();
+
+    EtcdOpsTask written = new StatusWriter(client).decideAndWrite(read,
+        t -> status(t.getStatus().getState() + "-seen"));
+
+    assertThat(written.getStatus().getState()).isEqualTo("Succeeded-seen");
+    assertThat(get(client, "decided-again").getStatus().getState()).isEqualTo("Succeeded-seen");
+  }
+
+  @Test
   void aStatusThatChangesNothingIsNotWritten(KubernetesClient client) {
     EtcdOpsTask read = withStatus(client, create(client, "unchanged"), "Pending");
 

@@ -43,10 +43,7 @@ class StatusWriterIT {
   @Test
   void aStatusDecidedBeforeAnotherWriteOfTheStatusIsNotWritten(KubernetesClient client) {
     EtcdOpsTask read = withStatus(client, create(client, "status-moved"), "Pending");
-    // another writer (another replica, or our own write the cache had not shown yet)
-    EtcdOpsTask other = Serialization.clone(read);
-    other.setStatus(status("Succeeded"));
-    client.resource(other).updateStatus();
+    writtenElsewhere(client, read, "Succeeded");
 
     assertThatThrownBy(() -> new StatusWriter(client).write(read, status("InProgress")))
         .isInstanceOf(StatusWriter.StaleStatusException.class)
@@ -57,9 +54,7 @@ class StatusWriterIT {
   @Test
   void aStatusDecidedAgainIsDecidedFromTheFreshObject(KubernetesClient client) {
     EtcdOpsTask read = withStatus(client, create(client, "decided-again"), "Pending");
-    EtcdOpsTask other = Serialization.clone(read);
-    other.setStatus(status("Succeeded"));
-    client.resource(other).updateStatus();
+    writtenElsewhere(client, read, "Succeeded");
 
     EtcdOpsTask written = new StatusWriter(client).decideAndWrite(read,
         t -> status(t.getStatus().getState() + "-seen"));
@@ -90,6 +85,11 @@ class StatusWriterIT {
     EtcdOpsTask copy = Serialization.clone(task);
     copy.setStatus(status(state));
     return client.resource(copy).updateStatus();
+  }
+
+  /** Another writer's status: another replica's, or our own write the cache did not show. */
+  private static void writtenElsewhere(KubernetesClient client, EtcdOpsTask read, String state) {
+    withStatus(client, read, state);
   }
 
   private static void annotate(KubernetesClient client, String name) {

@@ -90,8 +90,7 @@ public final class EtcdOperator implements AutoCloseable {
       watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(5));
     });
-    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock,
-        leaderElection.identity());
+    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock, events);
     operator.register(tasks, c -> watch(c, options));
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));

@@ -2,7 +2,6 @@ package cloud.gardener.druid.operator.copy;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
-import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskStatus;
 import cloud.gardener.druid.operator.model.CopyBackupsJobBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.status.StatusWriter;
@@ -39,10 +38,12 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
+  private final StatusWriter statusWriter;
 
   public EtcdCopyBackupsTaskReconciler(KubernetesClient client, OperatorSettings settings) {
     this.client = client;
     this.settings = settings;
+    this.statusWriter = new StatusWriter(client);
   }
 
   @Override
@@ -51,9 +52,17 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
     if (task.getMetadata().getDeletionTimestamp() != null) {
       return UpdateControl.noUpdate();
     }
+    try {
+      return run(task);
+    } catch (StatusWriter.StaleStatusException e) {
+      return UpdateControl.<EtcdCopyBackupsTask>noUpdate().rescheduleAfter(StatusWriter.REDECIDE);
+    }
+  }
+
+  private UpdateControl<EtcdCopyBackupsTask> run(EtcdCopyBackupsTask task) {
     List<String> unsupported = CopyBackupsJobBuilder.unsupported(task.getSpec());
     if (!unsupported.isEmpty()) {
-      writeStatus(task, CopyTaskStatus.of(task, Optional.empty(),
+      statusWriter.write(task, CopyTaskStatus.of(task, Optional.empty(),
           Optional.of(String.join("; ", unsupported))));
       return UpdateControl.noUpdate();
     }
@@ -69,12 +78,12 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
       if (job.isEmpty()) {
         job = Optional.of(create(task));
       }
-      writeStatus(task, CopyTaskStatus.of(task, job, Optional.empty()));
+      statusWriter.write(task, CopyTaskStatus.of(task, job, Optional.empty()));
       return UpdateControl.noUpdate();
     } catch (KubernetesClientException e) {
       LOG.warn("EtcdCopyBackupsTask {}/{}: {}", namespace, task.getMetadata().getName(),
           e.getMessage());
-      writeStatus(task, CopyTaskStatus.of(task, Optional.empty(),
+      statusWriter.write(task, CopyTaskStatus.of(task, Optional.empty(),
           Optional.of("cannot run job " + name + ": " + e.getMessage())));
       return UpdateControl.<EtcdCopyBackupsTask>noUpdate().rescheduleAfter(RETRY);
     }
@@ -94,18 +103,6 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
       // created by an earlier reconcile whose answer was lost
       return client.resource(job).get();
     }
-  }
-
-  /** Writes {@code next} when it differs from the task's status; a conflict retries later. */
-  private void writeStatus(EtcdCopyBackupsTask task, EtcdCopyBackupsTaskStatus next) {
-    if (StatusWriter.same(task.getStatus(), next)) {
-      return;
-    }
-    client.resources(EtcdCopyBackupsTask.class).inNamespace(task.getMetadata().getNamespace())
-        .withName(task.getMetadata().getName()).editStatus(t -> {
-          t.setStatus(next);
-          return t;
-        });
   }
 
   @Override

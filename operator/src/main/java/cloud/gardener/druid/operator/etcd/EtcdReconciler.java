@@ -100,10 +100,9 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         .orElseGet(() -> observer.observe(etcd));
     VolumeOperation volumeOperation = step.flatMap(Step::recorded)
         .orElse(after.volumes().recorded().orElse(null));
-    EtcdStatus status = EtcdStatusComputer.compute(after, desired, etcd.getStatus(),
-        observedGeneration,
-        op.lastOperation(), op.errors(), volumeOperation);
-    statusWriter.write(etcd, status);
+    EtcdStatus status = statusWriter.decideAndWrite(etcd, e -> EtcdStatusComputer.compute(
+        after, desired, e.getStatus(), observedGeneration, op.lastOperation(), op.errors(),
+        volumeOperation)).getStatus();
     volumeEvents.announce(etcd, status);
     boolean done = step.map(Step::action).filter(RolloutAction.Done.class::isInstance).isPresent();
     if (done && SpecGate.hasReconcileAnnotation(etcd)) {

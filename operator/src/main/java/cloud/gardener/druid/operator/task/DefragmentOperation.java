@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentClient.AgentException;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -33,10 +34,10 @@ final class DefragmentOperation implements AgentOperation {
   private final AgentClient agents;
   private final Function<Etcd, ClusterSnapshot> observer;
   private final DefragmentPlan plan;
-  private final TaskEvents events;
+  private final EventRecorder events;
 
   DefragmentOperation(AgentClient agents, Function<Etcd, ClusterSnapshot> observer,
-      DefragmentPlan plan, TaskEvents events) {
+      DefragmentPlan plan, EventRecorder events) {
     this.agents = agents;
     this.observer = observer;
     this.plan = plan;

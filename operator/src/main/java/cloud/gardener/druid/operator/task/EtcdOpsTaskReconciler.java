@@ -5,9 +5,11 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import cloud.gardener.druid.operator.status.StatusWriter;
 import cloud.gardener.druid.operator.task.AgentOperation.Deadline;
 import cloud.gardener.druid.operator.task.AgentOperation.TaskFailure;
 import cloud.gardener.druid.operator.task.OperationRunner.Result;
@@ -57,8 +59,8 @@ public final class EtcdOpsTaskReconciler
   static final Duration VOLUME_POLL = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
-  private final TaskStatusWriter statusWriter;
-  private final TaskEvents events;
+  private final StatusWriter statusWriter;
+  private final EventRecorder events;
   private final OperationRunner runner;
   private final Map<TaskKind, AgentOperation> operations;
   private final Clock clock;
@@ -66,12 +68,11 @@ public final class EtcdOpsTaskReconciler
   private final SimpleInboundEventSource<EtcdOpsTask> finishedRuns =
       new SimpleInboundEventSource<>("finished-runs");
 
-  /** @param instance the operator replica's identity, the reporting instance of events */
   public EtcdOpsTaskReconciler(KubernetesClient client, AgentClient agents,
-      EtcdObserver observer, Clock clock, String instance) {
+      EtcdObserver observer, Clock clock, EventRecorder events) {
     this.client = client;
-    this.statusWriter = new TaskStatusWriter(client);
-    this.events = new TaskEvents(client, instance);
+    this.statusWriter = new StatusWriter(client);
+    this.events = events;
     this.runner = new OperationRunner(clock);
     this.clock = clock;
     Function<Etcd, ClusterSnapshot> observe = e -> observer.observe(
@@ -99,8 +100,8 @@ public final class EtcdOpsTaskReconciler
         case EXECUTE -> execute(task);
         case FINISHED -> expire(task);
       };
-    } catch (TaskStatusWriter.StaleStatusException e) {
-      return UpdateControl.<EtcdOpsTask>noUpdate().rescheduleAfter(Duration.ofMillis(200));
+    } catch (StatusWriter.StaleStatusException e) {
+      return UpdateControl.<EtcdOpsTask>noUpdate().rescheduleAfter(StatusWriter.REDECIDE);
     }
   }
 

@@ -7,6 +7,7 @@ import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig.SnapshotType;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentClient.AgentException;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -28,10 +29,10 @@ final class OnDemandSnapshotOperation implements AgentOperation {
 
   private final AgentClient agents;
   private final Function<Etcd, ClusterSnapshot> observer;
-  private final TaskEvents events;
+  private final EventRecorder events;
 
   OnDemandSnapshotOperation(AgentClient agents, Function<Etcd, ClusterSnapshot> observer,
-      TaskEvents events) {
+      EventRecorder events) {
     this.agents = agents;
     this.observer = observer;
     this.events = events;

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.tls.Certificates;
@@ -7,9 +9,7 @@ import cloud.gardener.druid.api.tls.PemKeys;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
-import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -36,7 +36,6 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -47,20 +46,14 @@ import org.junit.jupiter.api.Test;
  * The server certificate names only the members' DNS names, never the pod IPs the operator
  * dials.
  */
-@LocalKubernetes
+@WithOperator
 class AgentTlsIT {
 
-  static OperatorHarness operator;
-  static OperatorSettings settings;
   static TestCertificates certs;
 
   @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
+  static void createSecrets(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
       throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    settings = new OperatorSettings(OperatorSettings.DEFAULT_IMAGE,
-        operator.localStoreRoot().toString());
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
     certs = TestCertificates.ca(cluster.workDir().resolve("certs").resolve(ns.name())
         .resolve("atls"));
     String domain = "atls-peer." + ns.name() + ".svc";
@@ -71,22 +64,15 @@ class AgentTlsIT {
     client.resource(certs.identitySecret("atls-operator", "operator")).create();
   }
 
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
-  }
-
   @Test
   void theOperatorTalksToAgentsOverMutualTlsAndRollsTheCluster(KubernetesClient client,
-      TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+      TestNamespace ns, OperatorHarness operator) throws Exception {
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("atls");
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/atls");
     etcd.getSpec().getBackup().setTls(agentTls());
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "atls");
+    awaitRolloutComplete(client, "atls");
 
     Etcd ready = client.resources(Etcd.class).withName("atls").get();
     assertThat(ready.getStatus().getMembers()).hasSize(3)
@@ -98,10 +84,10 @@ class AgentTlsIT {
     assertThat(withoutClientCertificate("https://" + podIp + ":8080/readyz"))
         .as("probes need no client certificate").isEqualTo(200);
 
-    try (RolloutRecorder recorder = RolloutRecorder.start(client, ready, settings)) {
+    try (RolloutRecorder recorder = RolloutRecorder.start(client, ready, operator.settings())) {
       Etcd changed = EtcdEdits.edit(client, "atls",
           e -> e.getSpec().getEtcd().setQuota(new Quantity("4Gi")));
-      EtcdLifecycleIT.awaitRolloutComplete(client, "atls");
+      awaitRolloutComplete(client, "atls");
       assertThat(recorder.violations()).isEmpty();
       assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
       assertThat(recorder.restartedPods()).hasSize(3);

@@ -1,7 +1,6 @@
 package cloud.gardener.druid.operator.it;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,7 +34,7 @@ public final class BenchmarkAccess implements AutoCloseable {
   }
 
   public Etcd createSample(String example, String name, int replicas) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load(example, namespace);
+    Etcd etcd = ItSupport.load(example, namespace);
     etcd.getMetadata().setName(name);
     etcd.getSpec().setReplicas(replicas);
     return client.resource(etcd).create();
@@ -43,8 +42,7 @@ public final class BenchmarkAccess implements AutoCloseable {
 
   /** A recorder of the Etcd's history; {@link Recording#readyToComplete} reads it. */
   public Recording record(Etcd etcd) {
-    return new Recording(RolloutRecorder.start(client, etcd, new OperatorSettings(
-        OperatorSettings.DEFAULT_IMAGE, operator.localStoreRoot().toString())));
+    return new Recording(RolloutRecorder.start(client, etcd, operator.settings()));
   }
 
   /** An open recording. */

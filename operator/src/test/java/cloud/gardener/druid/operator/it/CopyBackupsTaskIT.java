@@ -12,8 +12,6 @@ import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskSpec;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import cloud.gardener.druid.api.v1alpha1.WaitForFinalSnapshotSpec;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -29,7 +27,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,29 +35,20 @@ import org.junit.jupiter.api.Test;
  * stores once the source's final full snapshot is there; the task reports the Job's outcome
  * and takes the Job with it when deleted.
  */
-@LocalKubernetes
+@WithOperator
 class CopyBackupsTaskIT {
 
   static final Duration TASK = Duration.ofMinutes(3);
 
-  static OperatorHarness operator;
-
-  @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns) throws IOException {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-  }
-
+  /** Runs before the operator stops. */
   @AfterAll
-  static void stop(KubernetesClient client) {
-    if (operator != null) {
-      client.resources(EtcdCopyBackupsTask.class).delete();
-      operator.close();
-    }
+  static void deleteTasks(KubernetesClient client) {
+    client.resources(EtcdCopyBackupsTask.class).delete();
   }
 
   @Test
   void theNewestBackupsAreCopiedOnceTheFinalSnapshotIsThere(KubernetesClient client,
-      TestNamespace ns) throws Exception {
+      TestNamespace ns, OperatorHarness operator) throws Exception {
     String prefix = ns.name() + "/etcd-main";
     LocalSnapshotStore source = new LocalSnapshotStore(
         operator.localStoreRoot().resolve("source"), prefix);

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,18 +9,10 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
-import cloud.gardener.druid.operator.model.OperatorSettings;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.SecretReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,26 +20,12 @@ import org.junit.jupiter.api.Test;
  * upstream names, status is written by the operator, invalid specs leave the cluster alone,
  * and deletion removes everything.
  */
-@LocalKubernetes
+@WithOperator
 class EtcdComponentsIT {
-
-  static OperatorHarness operator;
-
-  @BeforeAll
-  static void startOperator(LocalCluster cluster, TestNamespace ns) throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
-  }
 
   @Test
   void createsEveryComponentAndMemberWithUpstreamNamesAndDeletesThemWithTheEtcd(
-      KubernetesClient client, TestNamespace ns) throws Exception {
+      KubernetesClient client, TestNamespace ns, OperatorHarness operator) throws Exception {
     Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("main");
     client.resource(etcd).create();
@@ -70,8 +49,7 @@ class EtcdComponentsIT {
     });
 
     Etcd created = client.resources(Etcd.class).withName("main").get();
-    String revision = MemberPodBuilder.revision(created, new OperatorSettings(
-        OperatorSettings.DEFAULT_IMAGE, operator.localStoreRoot().toString()));
+    String revision = MemberPodBuilder.revision(created, operator.settings());
     assertThat(client.pods().list().getItems())
         .allSatisfy(p -> assertThat(p.getMetadata().getLabels()).containsEntry(Labels.MEMBER_REVISION, revision));
     await().ignoreExceptions().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -120,12 +98,5 @@ class EtcdComponentsIT {
     });
     assertThat(client.pods().withName("tls-0").get()).isNull();
     client.resources(Etcd.class).withName("tls").delete();
-  }
-
-  static Etcd load(String example, String namespace) throws Exception {
-    Path file = Path.of(System.getProperty("druid.repoRoot", ".."), "examples", example);
-    Etcd etcd = Serialization.unmarshal(Files.readString(file), Etcd.class);
-    etcd.getMetadata().setNamespace(namespace);
-    return etcd;
   }
 }

@@ -1,45 +1,27 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.ROLLOUT;
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Real etcd members run by real agents in simulated pods: clusters form, data survives. */
-@LocalKubernetes
+@WithOperator
 class EtcdLifecycleIT {
-
-  static final Duration ROLLOUT = Duration.ofMinutes(2);
-  static OperatorHarness operator;
-  static java.nio.file.Path logsDir;
-
-  @BeforeAll
-  static void startOperator(LocalCluster cluster, TestNamespace ns) throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    logsDir = cluster.workDir().resolve("logs");
-  }
-
-  @AfterAll
-  static void stopOperator() {
-    if (operator != null) {
-      operator.close();
-    }
-  }
 
   @Test
   void singleMemberBecomesReadyAndKeepsItsDataAcrossAPodRestart(KubernetesClient client,
-      TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+      TestNamespace ns, OperatorHarness operator) throws Exception {
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("single");
     client.resource(etcd).create();
     awaitRolloutComplete(client, "single");
@@ -69,7 +51,7 @@ class EtcdLifecycleIT {
   @Test
   void threeMembersFormOneClusterAndSurviveLosingAnyOnePod(KubernetesClient client,
       TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("trio");
     client.resource(etcd).create();
     awaitRolloutComplete(client, "trio");
@@ -106,8 +88,8 @@ class EtcdLifecycleIT {
 
   @Test
   void oneMemberScalesOutToThreeWithoutEarlyCompletionAndKeepsItsData(KubernetesClient client,
-      TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+      TestNamespace ns, OperatorHarness operator) throws Exception {
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("grow");
     // its own backup prefix: a member with no data restores whatever the prefix holds
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/grow");
@@ -118,11 +100,8 @@ class EtcdLifecycleIT {
         EtcdClients.put(etcdClient.getKVClient(), "/before-scale/" + i, "v" + i);
       }
     }
-    var settings = new cloud.gardener.druid.operator.model.OperatorSettings(
-        cloud.gardener.druid.operator.model.OperatorSettings.DEFAULT_IMAGE,
-        operator.localStoreRoot().toString());
     try (RolloutRecorder recorder = RolloutRecorder.start(client,
-        client.resources(Etcd.class).withName("grow").get(), settings)) {
+        client.resources(Etcd.class).withName("grow").get(), operator.settings())) {
       Etcd scaled = EtcdEdits.edit(client, "grow", e -> e.getSpec().setReplicas(3));
       awaitRolloutComplete(client, "grow");
       assertThat(recorder.violations()).isEmpty();
@@ -135,16 +114,6 @@ class EtcdLifecycleIT {
       for (int i = 0; i < 20; i++) {
         assertThat(EtcdClients.get(etcdClient.getKVClient(), "/before-scale/" + i)).isEqualTo("v" + i);
       }
-    }
-  }
-
-  static void awaitRolloutComplete(KubernetesClient client, String name) {
-    try {
-      await().atMost(ROLLOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-          .until(() -> RolloutCompletion.isComplete(client.resources(Etcd.class).withName(name).get()));
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
-      throw new AssertionError("rollout of " + name + " did not complete"
-          + Diagnostics.dump(client, name, logsDir), e);
     }
   }
 }

@@ -1,5 +1,10 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.awaitTaskState;
+import static cloud.gardener.druid.operator.it.ItSupport.createTask;
+import static cloud.gardener.druid.operator.it.ItSupport.events;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,19 +13,13 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.DefragmentConfig;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
-import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
-import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskSpec;
 import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig;
 import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig.SnapshotType;
 import cloud.gardener.druid.api.v1alpha1.ReplaceMemberVolumeConfig;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -45,53 +43,47 @@ import org.junit.jupiter.api.TestMethodOrder;
  * store, defragmentation goes member by member while a client keeps writing, invalid tasks
  * are rejected with errors naming the field, finished tasks go away after their TTL.
  */
-@LocalKubernetes
+@WithOperator
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EtcdOpsTaskIT {
 
-  static final Duration TASK = Duration.ofMinutes(3);
   static final Pattern SNAPSHOT = Pattern.compile("(Full|Incr)-(\\d+)-(\\d+)-.*");
 
-  static OperatorHarness operator;
-  static Path logsDir;
+  static Path storeRoot;
   static Etcd single;
   static Etcd trio;
   static final Map<String, Client> clients = new ConcurrentHashMap<>();
 
   @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
+  static void createEtcds(TestNamespace ns, KubernetesClient client, OperatorHarness operator)
       throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    logsDir = cluster.workDir().resolve("logs");
-    EtcdLifecycleIT.logsDir = logsDir;
-    single = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    storeRoot = operator.localStoreRoot();
+    single = load("etcd-1-local.yaml", ns.name());
     single.getMetadata().setName("snap");
     single.getSpec().getBackup().getStore().setPrefix(ns.name() + "/snap");
     // no scheduled delta gets ahead of the on-demand one
     single.getSpec().getBackup().setDeltaSnapshotPeriod(cloud.gardener.druid.api.types.GoDuration.parse("10m"));
     client.resource(single).create();
-    trio = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+    trio = load("etcd-3-local.yaml", ns.name());
     trio.getMetadata().setName("trio");
     trio.getSpec().getBackup().getStore().setPrefix(ns.name() + "/trio");
     client.resource(trio).create();
   }
 
+  /** Runs before the operator stops: the task finalizers need it. */
   @AfterAll
-  static void stop(KubernetesClient client) {
-    if (operator != null) {
-      client.resources(EtcdOpsTask.class).delete();
-      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
-          client.resources(EtcdOpsTask.class).list().getItems().isEmpty());
-      operator.close();
-    }
+  static void deleteTasks(KubernetesClient client) {
+    client.resources(EtcdOpsTask.class).delete();
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+        client.resources(EtcdOpsTask.class).list().getItems().isEmpty());
     clients.values().forEach(Client::close);
   }
 
   @Test
   @Order(1)
   void aTaskForAMissingEtcdIsRejectedNamingTheField(KubernetesClient client) {
-    create(client, "for-nobody", "nobody", c -> c.setDefragment(new DefragmentConfig()), null);
-    EtcdOpsTask task = awaitState(client, "for-nobody", "Rejected");
+    createTask(client, "for-nobody", "nobody", c -> c.setDefragment(new DefragmentConfig()), null);
+    EtcdOpsTask task = awaitTaskState(client, "for-nobody", "Rejected");
     assertThat(task.getMetadata().getFinalizers()).contains(Finalizers.ETCD_OPS_TASK);
     assertThat(task.getStatus().getLastOperation().getType()).isEqualTo("Admit");
     assertThat(task.getStatus().getLastOperation().getState()).isEqualTo("Failed");
@@ -105,12 +97,12 @@ class EtcdOpsTaskIT {
   @Test
   @Order(2)
   void replacingAMemberThatDoesNotExistIsRejectedNamingTheField(KubernetesClient client) {
-    create(client, "replace-7", "trio", c -> {
+    createTask(client, "replace-7", "trio", c -> {
       ReplaceMemberVolumeConfig r = new ReplaceMemberVolumeConfig();
       r.setMemberName("trio-7");
       c.setReplaceMemberVolume(r);
     }, null);
-    EtcdOpsTask task = awaitState(client, "replace-7", "Rejected");
+    EtcdOpsTask task = awaitTaskState(client, "replace-7", "Rejected");
     assertThat(task.getStatus().getLastErrors()).singleElement().satisfies(e -> {
       assertThat(e.getCode()).isEqualTo("ERR_INVALID_MEMBER_NAME");
       assertThat(e.getDescription())
@@ -126,8 +118,8 @@ class EtcdOpsTaskIT {
   @Test
   @Order(3)
   void aFinishedTaskIsDeletedAfterItsTtl(KubernetesClient client) {
-    create(client, "short-lived", "nobody", c -> c.setDefragment(new DefragmentConfig()), 3);
-    EtcdOpsTask rejected = awaitState(client, "short-lived", "Rejected");
+    createTask(client, "short-lived", "nobody", c -> c.setDefragment(new DefragmentConfig()), 3);
+    EtcdOpsTask rejected = awaitTaskState(client, "short-lived", "Rejected");
     Instant finished = Instant.parse(rejected.getStatus().getLastTransitionTime());
     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
         .until(() -> client.resources(EtcdOpsTask.class).withName("short-lived").get() == null);
@@ -142,10 +134,10 @@ class EtcdOpsTaskIT {
   @Test
   @Order(4)
   void anOnDemandFullSnapshotLandsInTheStore(KubernetesClient client) throws Exception {
-    EtcdLifecycleIT.awaitRolloutComplete(client, "snap");
+    awaitRolloutComplete(client, "snap");
     long revision = put(single, client, "/full/key", "v");
-    create(client, "full", "snap", c -> c.setOnDemandSnapshot(snapshot(SnapshotType.FULL)), null);
-    EtcdOpsTask task = awaitState(client, "full", "Succeeded");
+    createTask(client, "full", "snap", c -> c.setOnDemandSnapshot(snapshot(SnapshotType.FULL)), null);
+    EtcdOpsTask task = awaitTaskState(client, "full", "Succeeded");
     assertThat(task.getStatus().getStartedAt()).isNotNull();
     assertThat(task.getStatus().getLastOperation().getType()).isEqualTo("Execution");
     assertThat(task.getStatus().getLastOperation().getState()).isEqualTo("Completed");
@@ -162,11 +154,11 @@ class EtcdOpsTaskIT {
   @Test
   @Order(5)
   void anOnDemandDeltaSnapshotLandsInTheStore(KubernetesClient client) throws Exception {
-    EtcdLifecycleIT.awaitRolloutComplete(client, "snap");
+    awaitRolloutComplete(client, "snap");
     long revision = put(single, client, "/delta/key", "v");
-    create(client, "delta", "snap", c -> c.setOnDemandSnapshot(snapshot(SnapshotType.DELTA)),
+    createTask(client, "delta", "snap", c -> c.setOnDemandSnapshot(snapshot(SnapshotType.DELTA)),
         null);
-    EtcdOpsTask task = awaitState(client, "delta", "Succeeded");
+    EtcdOpsTask task = awaitTaskState(client, "delta", "Succeeded");
     assertThat(task.getStatus().getLastOperation().getDescription())
         .contains("delta snapshot up to revision");
     assertThat(storeFiles("snap", "Incr")).as("a delta snapshot covering revision " + revision)
@@ -178,16 +170,16 @@ class EtcdOpsTaskIT {
   @Order(6)
   void defragmentationGoesMemberByMemberLeaderLastWhileClientsWriteAndALaterTaskWaits(
       KubernetesClient client) throws Exception {
-    EtcdLifecycleIT.awaitRolloutComplete(client, "trio");
+    awaitRolloutComplete(client, "trio");
     String leader = client.resources(Etcd.class).withName("trio").get().getStatus().getMembers()
         .stream().filter(m -> "Leader".equals(m.getRole())).findFirst().orElseThrow().getName();
     try (LoadClient load = new LoadClient(EtcdClients.endpoints(client, trio), "/defrag",
         Duration.ofMinutes(5))) {
-      create(client, "t1-defrag", "trio", c -> c.setDefragment(new DefragmentConfig()), null);
-      create(client, "t2-snapshot", "trio",
+      createTask(client, "t1-defrag", "trio", c -> c.setDefragment(new DefragmentConfig()), null);
+      createTask(client, "t2-snapshot", "trio",
           c -> c.setOnDemandSnapshot(snapshot(SnapshotType.FULL)), null);
-      EtcdOpsTask defrag = awaitState(client, "t1-defrag", "Succeeded");
-      EtcdOpsTask after = awaitState(client, "t2-snapshot", "Succeeded");
+      EtcdOpsTask defrag = awaitTaskState(client, "t1-defrag", "Succeeded");
+      EtcdOpsTask after = awaitTaskState(client, "t2-snapshot", "Succeeded");
       load.stop();
 
       String done = defrag.getStatus().getLastOperation().getDescription();
@@ -211,46 +203,10 @@ class EtcdOpsTaskIT {
 
   // ------------------------------------------------------------------ helpers
 
-  static void create(KubernetesClient client, String name, String etcd,
-      Consumer<EtcdOpsTaskConfig> config, Integer ttl) {
-    EtcdOpsTask task = new EtcdOpsTask();
-    task.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    EtcdOpsTaskSpec spec = new EtcdOpsTaskSpec();
-    spec.setEtcdName(etcd);
-    spec.setTtlSecondsAfterFinished(ttl);
-    EtcdOpsTaskConfig c = new EtcdOpsTaskConfig();
-    config.accept(c);
-    spec.setConfig(c);
-    task.setSpec(spec);
-    client.resource(task).create();
-  }
-
   static OnDemandSnapshotConfig snapshot(SnapshotType type) {
     OnDemandSnapshotConfig s = new OnDemandSnapshotConfig();
     s.setType(type);
     return s;
-  }
-
-  static EtcdOpsTask awaitState(KubernetesClient client, String name, String state) {
-    try {
-      await().atMost(TASK).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() ->
-          state.equals(client.resources(EtcdOpsTask.class).withName(name).get().getStatus()
-              .getState()));
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
-      EtcdOpsTask task = client.resources(EtcdOpsTask.class).withName(name).get();
-      throw new AssertionError("task " + name + " did not reach " + state + ":\n"
-          + (task == null ? "(gone)" : Serialization.asYaml(task))
-          + Diagnostics.dump(client, task == null ? name : task.getSpec().getEtcdName(), logsDir),
-          e);
-    }
-    return client.resources(EtcdOpsTask.class).withName(name).get();
-  }
-
-  static List<Event> events(KubernetesClient client, String kind, String name) {
-    return client.v1().events().list().getItems().stream()
-        .filter(e -> kind.equals(e.getInvolvedObject().getKind())
-            && name.equals(e.getInvolvedObject().getName()))
-        .toList();
   }
 
   /**
@@ -268,7 +224,7 @@ class EtcdOpsTaskIT {
   /** The snapshots of {@code kind} (Full or Incr) in the Local store of an Etcd. */
   static List<Matcher> storeFiles(String etcd, String kind) throws Exception {
     Etcd e = etcd.equals("snap") ? single : trio;
-    Path dir = operator.localStoreRoot().resolve(e.getSpec().getBackup().getStore().getContainer())
+    Path dir = storeRoot.resolve(e.getSpec().getBackup().getStore().getContainer())
         .resolve(e.getSpec().getBackup().getStore().getPrefix()).resolve("v2");
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(f -> SNAPSHOT.matcher(f.getFileName().toString()))

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,8 +9,6 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.OperatorSettings;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Event;
@@ -22,8 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,38 +31,21 @@ import org.junit.jupiter.api.Test;
  * reason NotChecked, as upstream). Waking up ({@code replicas: 3}) starts the members on their
  * data again: every key is back and the rollout completes.
  */
-@LocalKubernetes
+@WithOperator
 class HibernationIT {
 
   private static final Pattern FULL = Pattern.compile("Full-(\\d{8,})-(\\d{8,})-\\d+(\\.gz)?\\.final");
 
-  static OperatorHarness operator;
-  static OperatorSettings settings;
-
-  @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns) throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    settings = new OperatorSettings(OperatorSettings.DEFAULT_IMAGE,
-        operator.localStoreRoot().toString());
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
-  }
-
   @Test
   void hibernatesAfterAFinalSnapshotKeepsTheVolumesAndWakesUpWithEveryKey(
-      KubernetesClient client, TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+      KubernetesClient client, TestNamespace ns, OperatorHarness operator) throws Exception {
+    OperatorSettings settings = operator.settings();
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("sleepy");
     String prefix = ns.name() + "/sleepy";
     etcd.getSpec().getBackup().getStore().setPrefix(prefix);
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "sleepy");
+    awaitRolloutComplete(client, "sleepy");
 
     long lastRevision = 0;
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
@@ -76,7 +57,7 @@ class HibernationIT {
 
     try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings)) {
       Etcd asleep = EtcdEdits.edit(client, "sleepy", e -> e.getSpec().setReplicas(0));
-      EtcdLifecycleIT.awaitRolloutComplete(client, "sleepy");
+      awaitRolloutComplete(client, "sleepy");
       assertThat(recorder.violations()).isEmpty();
       assertThat(recorder.completeVersions(asleep.getMetadata().getGeneration())).isPositive();
       assertThat(recorder.lastOperations())
@@ -108,7 +89,7 @@ class HibernationIT {
 
     try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings)) {
       Etcd awake = EtcdEdits.edit(client, "sleepy", e -> e.getSpec().setReplicas(3));
-      EtcdLifecycleIT.awaitRolloutComplete(client, "sleepy");
+      awaitRolloutComplete(client, "sleepy");
       assertThat(recorder.violations()).isEmpty();
       assertThat(recorder.completeVersions(awake.getMetadata().getGeneration())).isPositive();
     }

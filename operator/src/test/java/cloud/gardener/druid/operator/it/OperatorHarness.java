@@ -5,61 +5,94 @@ import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 
-/** Installs the CRDs and runs the operator in the test JVM for one namespace. */
+/**
+ * One operator running in the test JVM for one namespace, with the CRDs installed. ITs get it
+ * from {@link WithOperator}; benchmarks start it through {@link BenchmarkAccess}.
+ */
 public final class OperatorHarness implements AutoCloseable {
 
-  private final KubernetesClient client;
-  private final EtcdOperator operator;
+  private final LocalCluster cluster;
+  private final EtcdOperator.Options options;
   private final Path localStoreRoot;
-  private final java.util.concurrent.atomic.AtomicBoolean closed =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private KubernetesClient client;
+  private EtcdOperator operator;
+  private boolean closed;
 
-  private OperatorHarness(KubernetesClient client, EtcdOperator operator, Path localStoreRoot) {
-    this.client = client;
-    this.operator = operator;
+  private OperatorHarness(LocalCluster cluster, EtcdOperator.Options options,
+      Path localStoreRoot) {
+    this.cluster = cluster;
+    this.options = options;
     this.localStoreRoot = localStoreRoot;
   }
 
   public static OperatorHarness start(LocalCluster cluster, String namespace, boolean autoReconcile)
-      throws java.io.IOException {
+      throws IOException {
     return start(cluster, namespace, autoReconcile, false);
   }
 
   /** With {@code leaderElection}, the lease lives in {@code namespace}. */
   public static OperatorHarness start(LocalCluster cluster, String namespace, boolean autoReconcile,
-      boolean leaderElection) throws java.io.IOException {
-    KubernetesClient client = cluster.newClient(null);
-    installCrds(client);
+      boolean leaderElection) throws IOException {
     Path stores = Files.createDirectories(cluster.workDir().resolve("stores").resolve(namespace));
-    EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(Set.of(namespace),
-        autoReconcile, leaderElection, leaderElection ? namespace : null,
-        new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())));
-    operator.start();
-    return new OperatorHarness(client, operator, stores);
+    OperatorHarness harness = new OperatorHarness(cluster, new EtcdOperator.Options(
+        Set.of(namespace), autoReconcile, leaderElection, leaderElection ? namespace : null,
+        new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())), stores);
+    harness.run();
+    return harness;
   }
 
   static synchronized void installCrds(KubernetesClient client) {
     CrdInstaller.install(client, "etcd-druid-tests");
   }
 
+  private void run() {
+    client = cluster.newClient(null);
+    installCrds(client);
+    operator = new EtcdOperator(client, options);
+    operator.start();
+  }
+
+  /**
+   * Stops this operator unless it is stopped already, and starts a new one with the same
+   * options, as a crashed operator pod is replaced: the new one knows only what the cluster
+   * holds.
+   */
+  public synchronized void restart() {
+    stop();
+    closed = false;
+    run();
+  }
+
   /** The operator's leader-election identity, also the reporting instance of its events. */
-  public String identity() {
+  public synchronized String identity() {
     return operator.identity();
   }
 
+  /** Where the Local stores of the namespace's Etcds live. */
   public Path localStoreRoot() {
     return localStoreRoot;
   }
 
+  /** The settings the operator runs with (image, Local store root). */
+  public OperatorSettings settings() {
+    return options.settings();
+  }
+
   @Override
-  public void close() {
-    if (closed.getAndSet(true)) {
+  public synchronized void close() {
+    stop();
+  }
+
+  private void stop() {
+    if (closed) {
       return;
     }
+    closed = true;
     operator.close();
     client.close();
   }

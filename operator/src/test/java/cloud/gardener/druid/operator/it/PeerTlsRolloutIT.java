@@ -1,14 +1,14 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
-import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.SecretReference;
@@ -17,8 +17,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,35 +24,18 @@ import org.junit.jupiter.api.Test;
  * member at a time, the leader last, no failed client request, no early completion, and
  * afterwards etcd's membership lists every peer URL with https.
  */
-@LocalKubernetes
+@WithOperator
 class PeerTlsRolloutIT {
-
-  static OperatorHarness operator;
-  static OperatorSettings settings;
-
-  @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns) throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    settings = new OperatorSettings(OperatorSettings.DEFAULT_IMAGE,
-        operator.localStoreRoot().toString());
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
-  }
 
   @Test
   void enablingPeerTlsRollsMemberByMemberAndSwitchesEveryPeerUrlToHttps(
-      KubernetesClient client, TestNamespace ns, LocalCluster cluster) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+      KubernetesClient client, TestNamespace ns, LocalCluster cluster, OperatorHarness operator)
+      throws Exception {
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("ptls");
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/ptls");
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "ptls");
+    awaitRolloutComplete(client, "ptls");
     createPeerSecrets(client, ns, cluster, "ptls");
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       assertThat(peerUrls(etcdClient)).allMatch(u -> u.getScheme().equals("http"));
@@ -63,12 +44,13 @@ class PeerTlsRolloutIT {
       }
     }
 
-    try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings);
+    try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client),
+        operator.settings());
         LoadClient load = new LoadClient(EtcdClients.endpoints(client, etcd), "/tls-roll",
             Duration.ofMinutes(5))) {
       Etcd changed = EtcdEdits.edit(client, "ptls",
           e -> e.getSpec().getEtcd().setPeerUrlTls(peerTls("ptls")));
-      EtcdLifecycleIT.awaitRolloutComplete(client, "ptls");
+      awaitRolloutComplete(client, "ptls");
       load.stop();
 
       assertThat(recorder.violations()).isEmpty();
@@ -95,17 +77,17 @@ class PeerTlsRolloutIT {
   @Test
   void aSingleMemberReRegistersItsPeerUrlThroughItsOwnEtcd(KubernetesClient client,
       TestNamespace ns, LocalCluster cluster) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("ptls1");
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/ptls1");
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "ptls1");
+    awaitRolloutComplete(client, "ptls1");
     createPeerSecrets(client, ns, cluster, "ptls1");
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       EtcdClients.put(etcdClient.getKVClient(), "/single", "kept");
     }
     EtcdEdits.edit(client, "ptls1", e -> e.getSpec().getEtcd().setPeerUrlTls(peerTls("ptls1")));
-    EtcdLifecycleIT.awaitRolloutComplete(client, "ptls1");
+    awaitRolloutComplete(client, "ptls1");
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
           assertThat(peerUrls(etcdClient)).singleElement()

@@ -1,20 +1,18 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.HashMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,32 +20,18 @@ import org.junit.jupiter.api.Test;
  * {@code druid.gardener.cloud/operation: reconcile}, which is removed once the rollout is
  * done; {@code suspend-etcd-spec-reconcile} holds spec changes back entirely.
  */
-@LocalKubernetes
+@WithOperator(autoReconcile = false)
 class ReconcileGatingIT {
 
   static final Duration HOLD = Duration.ofSeconds(8);
-  static OperatorHarness operator;
-
-  @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns) throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), false);
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
-  }
 
   @Test
   void specChangesWaitForTheReconcileAnnotationAndSuspendHoldsThemBack(KubernetesClient client,
       TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("gated");
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "gated");
+    awaitRolloutComplete(client, "gated");
     String firstRevision = podRevision(client);
 
     Etcd changed = edit(client, e -> e.getSpec().getEtcd().setQuota(new Quantity("2Gi")));
@@ -56,7 +40,7 @@ class ReconcileGatingIT {
             && firstRevision.equals(podRevision(client)));
 
     edit(client, e -> annotate(e, Annotations.OPERATION, "reconcile"));
-    EtcdLifecycleIT.awaitRolloutComplete(client, "gated");
+    awaitRolloutComplete(client, "gated");
     assertThat(gated(client).getStatus().getObservedGeneration())
         .isEqualTo(changed.getMetadata().getGeneration());
     assertThat(podRevision(client)).isNotEqualTo(firstRevision);
@@ -74,7 +58,7 @@ class ReconcileGatingIT {
             && !RolloutCompletion.isComplete(gated(client)));
 
     edit(client, e -> e.getMetadata().getAnnotations().remove(Annotations.SUSPEND_SPEC_RECONCILE));
-    EtcdLifecycleIT.awaitRolloutComplete(client, "gated");
+    awaitRolloutComplete(client, "gated");
     assertThat(gated(client).getStatus().getObservedGeneration())
         .isEqualTo(suspended.getMetadata().getGeneration());
   }

@@ -1,5 +1,9 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.etcd;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
+import static cloud.gardener.druid.operator.it.ItSupport.pvcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,8 +13,6 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.etcd.StepHook;
 import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * step, or right after it and before its outcome is recorded) and a new operator takes over:
  * the replacement still finishes, never with two members missing, and nothing is lost.
  */
-@LocalKubernetes
+@WithOperator
 class ReplacementResumeIT {
 
   /** Where to crash, in the order the replacement reaches them. */
@@ -55,22 +57,15 @@ class ReplacementResumeIT {
       new CrashPoint(StepHook.Point.AFTER, RolloutAction.PromoteLearner.class),
       new CrashPoint(StepHook.Point.AFTER, RolloutAction.MoveLeader.class));
 
-  OperatorHarness operator;
-
   @AfterEach
-  void stop() {
+  void removeCrashHook() {
     StepHook.install(null);
-    if (operator != null) {
-      operator.close();
-    }
   }
 
   @Test
   void aReplacementInterruptedAtEveryStepResumesAndFinishesWithNeverTwoMembersMissing(
-      LocalCluster cluster, TestNamespace ns, KubernetesClient client) throws Exception {
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+      TestNamespace ns, KubernetesClient client, OperatorHarness operator) throws Exception {
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("resume");
     etcd.getSpec().setStorageCapacity(new Quantity("2Gi"));
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/resume");
@@ -78,7 +73,7 @@ class ReplacementResumeIT {
     labels.put("app", "resume");
     etcd.getSpec().setLabels(labels);
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "resume");
+    awaitRolloutComplete(client, "resume");
     try (Client c = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       for (int i = 0; i < 100; i++) {
         EtcdClients.put(c.getKVClient(), "/resume/" + i, "v" + i);
@@ -88,7 +83,7 @@ class ReplacementResumeIT {
     Deque<CrashPoint> pending = new ArrayDeque<>(CRASHES);
     List<String> crashed = new ArrayList<>();
     AtomicReference<CrashPoint> crashedAt = new AtomicReference<>();
-    try (VolumeReplacementIT.MemberWatch members = VolumeReplacementIT.MemberWatch.start(client, "resume")) {
+    try (MemberWatch members = MemberWatch.start(client, "resume")) {
       installCrashAt(pending.peekFirst(), crashedAt);
       Etcd changed = EtcdEdits.edit(client, "resume", e -> {
         e.getSpec().setStorageClass("encrypted");
@@ -102,28 +97,28 @@ class ReplacementResumeIT {
               changed.getMetadata().getGeneration().toString());
 
       Instant deadline = Instant.now().plus(Duration.ofMinutes(8));
-      while (!RolloutCompletion.isComplete(VolumeReplacementIT.etcd(client, "resume"))) {
-        assertThat(Instant.now()).as("replacement finished in time; crashed at " + crashed
-            + Diagnostics.dump(client, "resume", EtcdLifecycleIT.logsDir)).isBefore(deadline);
+      while (!RolloutCompletion.isComplete(etcd(client, "resume"))) {
+        assertThat(Instant.now()).as("replacement finished in time; crashed at " + crashed)
+            .isBefore(deadline);
         await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
             .ignoreExceptions().until(() -> crashedAt.get() != null
-                || RolloutCompletion.isComplete(VolumeReplacementIT.etcd(client, "resume")));
+                || RolloutCompletion.isComplete(etcd(client, "resume")));
         if (crashedAt.get() != null) {
           crashed.add(crashedAt.get().point() + " " + crashedAt.get().step().getSimpleName());
           operator.close();
           pending.pollFirst();
           crashedAt.set(null);
           installCrashAt(pending.peekFirst(), crashedAt);
-          operator = OperatorHarness.start(cluster, ns.name(), true);
+          operator.restart();
         }
       }
 
       assertThat(crashed).as("every crash point was reached").hasSize(CRASHES.size());
       assertThat(members.minReady()).as("ready members at any time").isGreaterThanOrEqualTo(2);
     }
-    assertThat(VolumeReplacementIT.pvcs(client, "resume")).hasSize(3)
+    assertThat(pvcs(client, "resume")).hasSize(3)
         .allSatisfy(p -> assertThat(p.getSpec().getStorageClassName()).isEqualTo("encrypted"));
-    VolumeOperation op = VolumeReplacementIT.etcd(client, "resume").getStatus().getVolumeOperation();
+    VolumeOperation op = etcd(client, "resume").getStatus().getVolumeOperation();
     assertThat(op.getPhase()).isEqualTo(VolumeOperation.PHASE_COMPLETED);
     assertThat(op.getCompletedMembers()).hasSize(3).doesNotHaveDuplicates();
     try (Client c = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {

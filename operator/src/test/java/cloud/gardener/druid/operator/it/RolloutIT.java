@@ -1,19 +1,17 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.operator.model.OperatorSettings;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -25,44 +23,30 @@ import org.junit.jupiter.api.TestMethodOrder;
  * recorded, and no status version may claim completion while a pod of an older revision
  * exists or a member is not ready. A client keeps writing and reading through all members.
  */
-@LocalKubernetes
+@WithOperator
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RolloutIT {
 
-  static OperatorHarness operator;
-  static OperatorSettings settings;
-
   @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
-      throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    settings = new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, operator.localStoreRoot().toString());
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
+  static void createEtcd(TestNamespace ns, KubernetesClient client) throws Exception {
+    Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("roll");
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
+    awaitRolloutComplete(client, "roll");
   }
 
   @Test
   @Order(1)
-  void configChangeRollsOneMemberAtATimeLeaderLastWithoutFailedRequests(KubernetesClient client)
-      throws Exception {
+  void configChangeRollsOneMemberAtATimeLeaderLastWithoutFailedRequests(KubernetesClient client,
+      OperatorHarness operator) throws Exception {
     Etcd before = etcd(client);
-    try (RolloutRecorder recorder = RolloutRecorder.start(client, before, settings);
+    try (RolloutRecorder recorder = RolloutRecorder.start(client, before, operator.settings());
         LoadClient load = new LoadClient(EtcdClients.endpoints(client, before), "/config",
             Duration.ofMinutes(5))) {
       Etcd changed = EtcdEdits.edit(client, "roll",
           e -> e.getSpec().getEtcd().setQuota(new Quantity("4Gi")));
       long generation = changed.getMetadata().getGeneration();
-      EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+      awaitRolloutComplete(client, "roll");
       load.stop();
 
       assertThat(recorder.violations()).isEmpty();
@@ -80,15 +64,16 @@ class RolloutIT {
 
   @Test
   @Order(2)
-  void podLabelChangeIsARolloutToo(KubernetesClient client) throws Exception {
+  void podLabelChangeIsARolloutToo(KubernetesClient client, OperatorHarness operator)
+      throws Exception {
     Etcd before = etcd(client);
-    try (RolloutRecorder recorder = RolloutRecorder.start(client, before, settings)) {
+    try (RolloutRecorder recorder = RolloutRecorder.start(client, before, operator.settings())) {
       Etcd changed = EtcdEdits.edit(client, "roll", e -> {
         Map<String, String> labels = new HashMap<>(e.getSpec().getLabels());
         labels.put("tier", "critical");
         e.getSpec().setLabels(labels);
       });
-      EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+      awaitRolloutComplete(client, "roll");
       assertThat(recorder.violations()).isEmpty();
       assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
       assertThat(client.pods().withLabel(Labels.PART_OF, "roll").list().getItems())
@@ -98,16 +83,18 @@ class RolloutIT {
 
   @Test
   @Order(3)
-  void scaleOutTo5AndBackTo3KeepsEveryKey(KubernetesClient client) throws Exception {
+  void scaleOutTo5AndBackTo3KeepsEveryKey(KubernetesClient client, OperatorHarness operator)
+      throws Exception {
     try (var etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd(client)))) {
       for (int i = 0; i < 50; i++) {
         EtcdClients.put(etcdClient.getKVClient(), "/scale/" + i, "v" + i);
       }
     }
     for (int replicas : new int[] {5, 3}) {
-      try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client), settings)) {
+      try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client),
+          operator.settings())) {
         Etcd changed = EtcdEdits.edit(client, "roll", e -> e.getSpec().setReplicas(replicas));
-        EtcdLifecycleIT.awaitRolloutComplete(client, "roll");
+        awaitRolloutComplete(client, "roll");
         assertThat(recorder.violations()).isEmpty();
         assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
         Etcd done = etcd(client);

@@ -1,21 +1,21 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.condition;
+import static cloud.gardener.druid.operator.it.ItSupport.createEtcdWithVolumes;
+import static cloud.gardener.druid.operator.it.ItSupport.etcd;
+import static cloud.gardener.druid.operator.it.ItSupport.pods;
+import static cloud.gardener.druid.operator.it.ItSupport.pvcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
-import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.RolloutCompletion;
-import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -28,8 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -42,30 +40,18 @@ import org.junit.jupiter.api.TestMethodOrder;
  * under load with no failed request and no key lost, single-member replacement restoring from
  * the snapshot, and hibernation that deletes volumes and restores on waking up.
  */
-@LocalKubernetes
+@WithOperator
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class VolumeReplacementIT {
 
   static final Duration REPLACEMENT = Duration.ofMinutes(5);
 
-  static OperatorHarness operator;
-
   @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
-      throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-    create(client, ns, "vol3", 3, "expandable");
-    create(client, ns, "vol1", 1, "standard");
-    EtcdLifecycleIT.awaitRolloutComplete(client, "vol3");
-    EtcdLifecycleIT.awaitRolloutComplete(client, "vol1");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
+  static void createEtcds(TestNamespace ns, KubernetesClient client) throws Exception {
+    createEtcdWithVolumes(client, ns, "vol3", 3, "expandable");
+    createEtcdWithVolumes(client, ns, "vol1", 1, "standard");
+    awaitRolloutComplete(client, "vol3");
+    awaitRolloutComplete(client, "vol1");
   }
 
   @Test
@@ -213,30 +199,8 @@ class VolumeReplacementIT {
 
   // ---------------------------------------------------------------- helpers
 
-  /** An Etcd from the 3-member example with its own store prefix, 2 s deltas and 2Gi volumes. */
-  static void create(KubernetesClient client, TestNamespace ns, String name, int replicas,
-      String storageClass) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-3-local.yaml", ns.name());
-    etcd.getMetadata().setName(name);
-    etcd.getSpec().setReplicas(replicas);
-    etcd.getSpec().setStorageClass(storageClass);
-    etcd.getSpec().setStorageCapacity(new Quantity("2Gi"));
-    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/" + name);
-    etcd.getSpec().getBackup().setDeltaSnapshotPeriod(cloud.gardener.druid.api.types.GoDuration.parse("2s"));
-    Map<String, String> labels = new HashMap<>(etcd.getSpec().getLabels());
-    labels.put("app", name);
-    etcd.getSpec().setLabels(labels);
-    client.resource(etcd).create();
-  }
-
   private static void awaitComplete(KubernetesClient client, String name) {
-    try {
-      await().atMost(REPLACEMENT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-          .until(() -> RolloutCompletion.isComplete(etcd(client, name)));
-    } catch (org.awaitility.core.ConditionTimeoutException e) {
-      throw new AssertionError("rollout of " + name + " did not complete"
-          + Diagnostics.dump(client, name, EtcdLifecycleIT.logsDir), e);
-    }
+    awaitRolloutComplete(client, name, REPLACEMENT);
   }
 
   private static void annotateConfirmation(KubernetesClient client, String name, long generation) {
@@ -269,86 +233,10 @@ class VolumeReplacementIT {
     }
   }
 
-  static Etcd etcd(KubernetesClient client, String name) {
-    return client.resources(Etcd.class).withName(name).get();
-  }
-
-  static Condition condition(KubernetesClient client, String name, String type) {
-    return etcd(client, name).getStatus().getConditions().stream()
-        .filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
-  }
-
-  static List<PersistentVolumeClaim> pvcs(KubernetesClient client, String name) {
-    return client.persistentVolumeClaims().withLabel(Labels.PART_OF, name).list().getItems();
-  }
-
-  static List<Pod> pods(KubernetesClient client, String name) {
-    return client.pods().withLabel(Labels.PART_OF, name).list().getItems();
-  }
-
   static Map<String, String> pvcUids(KubernetesClient client, String name) {
     Map<String, String> uids = new HashMap<>();
     pvcs(client, name).forEach(p -> uids.put(p.getMetadata().getName(), p.getMetadata().getUid()));
     return uids;
-  }
-
-  /** Every pod version of an Etcd's members: the fewest ready members seen at any time. */
-  static final class MemberWatch implements AutoCloseable {
-    private final Map<String, Boolean> ready = new ConcurrentHashMap<>();
-    private final Map<String, String> endpoints = new ConcurrentHashMap<>();
-    private final AtomicInteger minReady = new AtomicInteger(Integer.MAX_VALUE);
-    private Watch watch;
-
-    static MemberWatch start(KubernetesClient client, String name) {
-      MemberWatch w = new MemberWatch();
-      pods(client, name).forEach(w::update);
-      w.watch = client.pods().withLabel(Labels.PART_OF, name).watch(new Watcher<>() {
-        @Override
-        public void eventReceived(Action action, Pod pod) {
-          if (action == Action.DELETED) {
-            w.ready.remove(pod.getMetadata().getName());
-          } else {
-            w.update(pod);
-          }
-          int count = (int) w.ready.values().stream().filter(Boolean::booleanValue).count();
-          w.minReady.accumulateAndGet(count, Math::min);
-        }
-
-        @Override
-        public void onClose(WatcherException cause) {
-        }
-      });
-      return w;
-    }
-
-    private void update(Pod pod) {
-      ready.put(pod.getMetadata().getName(), isReady(pod));
-      if (pod.getStatus() != null && pod.getStatus().getPodIP() != null) {
-        endpoints.put(pod.getMetadata().getName(), "http://" + pod.getStatus().getPodIP()
-            + ":2379#" + pod.getMetadata().getUid());
-      }
-    }
-
-    int minReady() {
-      return minReady.get();
-    }
-
-    /** The endpoints the client Service would route to now: the ready members (URL#uid). */
-    List<String> readyEndpoints() {
-      return ready.entrySet().stream().filter(Map.Entry::getValue)
-          .map(e -> endpoints.get(e.getKey())).filter(java.util.Objects::nonNull).sorted().toList();
-    }
-
-    private static boolean isReady(Pod p) {
-      return p.getMetadata().getDeletionTimestamp() == null && p.getStatus() != null
-          && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
-              .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-    }
-
-    @Override
-    public void close() {
-      watch.close();
-    }
   }
 
   /** Every status version of an Etcd: those that claim completion while volumes are pending. */

@@ -1,15 +1,20 @@
 package cloud.gardener.druid.operator.it;
 
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.awaitTaskState;
+import static cloud.gardener.druid.operator.it.ItSupport.condition;
+import static cloud.gardener.druid.operator.it.ItSupport.createEtcdWithVolumes;
+import static cloud.gardener.druid.operator.it.ItSupport.createTask;
+import static cloud.gardener.druid.operator.it.ItSupport.etcd;
+import static cloud.gardener.druid.operator.it.ItSupport.pods;
+import static cloud.gardener.druid.operator.it.ItSupport.pvcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
 import cloud.gardener.druid.api.v1alpha1.ReplaceMemberVolumeConfig;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
-import cloud.gardener.druid.testenv.LocalCluster;
-import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
@@ -25,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -36,27 +40,14 @@ import org.junit.jupiter.api.TestMethodOrder;
  * EtcdOpsTasks on volumes: replacing one member's corrupted volume while the others keep
  * running, and recovering a 3-member cluster whose majority lost pods and volumes.
  */
-@LocalKubernetes
+@WithOperator
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class VolumeTaskIT {
 
-  static OperatorHarness operator;
-
   @BeforeAll
-  static void start(LocalCluster cluster, TestNamespace ns, KubernetesClient client)
-      throws Exception {
-    operator = OperatorHarness.start(cluster, ns.name(), true);
-    EtcdLifecycleIT.logsDir = cluster.workDir().resolve("logs");
-    EtcdOpsTaskIT.logsDir = EtcdLifecycleIT.logsDir;
-    VolumeReplacementIT.create(client, ns, "tasks", 3, "standard");
-    EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (operator != null) {
-      operator.close();
-    }
+  static void createEtcd(TestNamespace ns, KubernetesClient client) throws Exception {
+    createEtcdWithVolumes(client, ns, "tasks", 3, "standard");
+    awaitRolloutComplete(client, "tasks");
   }
 
   @Test
@@ -64,33 +55,33 @@ class VolumeTaskIT {
   void replaceMemberVolumeBringsACorruptedMemberBackInSyncWithoutRestartingTheOthers(
       KubernetesClient client) throws Exception {
     put(client, "/replace/", 100);
-    Pod follower = VolumeReplacementIT.pods(client, "tasks").stream()
+    Pod follower = pods(client, "tasks").stream()
         .filter(p -> !isLeader(client, p)).findFirst().orElseThrow();
     String name = follower.getMetadata().getName();
     PersistentVolumeClaim oldPvc = pvcOf(client, name);
-    Map<String, String> others = VolumeReplacementIT.pods(client, "tasks").stream()
+    Map<String, String> others = pods(client, "tasks").stream()
         .filter(p -> !p.getMetadata().getName().equals(name))
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
     corruptDatabase(client, oldPvc);
 
-    EtcdOpsTaskIT.create(client, "replace-" + name, "tasks", c -> {
+    createTask(client, "replace-" + name, "tasks", c -> {
       ReplaceMemberVolumeConfig r = new ReplaceMemberVolumeConfig();
       r.setMemberName(name);
       c.setReplaceMemberVolume(r);
     }, null);
-    EtcdOpsTask task = EtcdOpsTaskIT.awaitState(client, "replace-" + name, "Succeeded");
+    EtcdOpsTask task = awaitTaskState(client, "replace-" + name, "Succeeded");
 
     assertThat(task.getStatus().getLastErrors()).isNullOrEmpty();
     assertThat(pvcOf(client, name).getMetadata().getUid()).as("a new volume")
         .isNotEqualTo(oldPvc.getMetadata().getUid());
-    assertThat(VolumeReplacementIT.pods(client, "tasks").stream()
+    assertThat(pods(client, "tasks").stream()
         .filter(p -> others.containsKey(p.getMetadata().getName()))
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid())))
         .as("the other members were never restarted").isEqualTo(others);
-    VolumeOperation op = VolumeReplacementIT.etcd(client, "tasks").getStatus().getVolumeOperation();
+    VolumeOperation op = etcd(client, "tasks").getStatus().getVolumeOperation();
     assertThat(op.getTask()).isEqualTo("replace-" + name);
     assertThat(op.getCompletedMembers()).containsExactly(name);
-    EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
+    awaitRolloutComplete(client, "tasks");
     try (Client c = EtcdClients.connect(List.of(endpointOf(client, name)))) {
       for (int i = 0; i < 100; i++) {
         assertThat(EtcdClients.get(c.getKVClient(), "/replace/" + i)).as("served by " + name)
@@ -115,21 +106,21 @@ class VolumeTaskIT {
       client.persistentVolumeClaims().withName("tasks-" + member).delete();
     }
     await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> "False".equals(
-        VolumeReplacementIT.condition(client, "tasks", "Ready").getStatus())
-        || VolumeReplacementIT.pvcs(client, "tasks").stream()
+        condition(client, "tasks", "Ready").getStatus())
+        || pvcs(client, "tasks").stream()
             .noneMatch(p -> p.getMetadata().getName().endsWith("-1")
                 && p.getMetadata().getDeletionTimestamp() != null));
 
-    EtcdOpsTaskIT.create(client, "recover", "tasks", c -> {
+    createTask(client, "recover", "tasks", c -> {
       RecoverFromQuorumLossConfig r = new RecoverFromQuorumLossConfig();
       r.setSource(RecoverFromQuorumLossConfig.Source.STORE);
       c.setRecoverFromQuorumLoss(r);
     }, null);
-    EtcdOpsTaskIT.awaitState(client, "recover", "Succeeded");
-    EtcdLifecycleIT.awaitRolloutComplete(client, "tasks");
+    awaitTaskState(client, "recover", "Succeeded");
+    awaitRolloutComplete(client, "tasks");
 
     try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
-        VolumeReplacementIT.etcd(client, "tasks")))) {
+        etcd(client, "tasks")))) {
       for (int i = 0; i < 200; i++) {
         assertThat(EtcdClients.get(c.getKVClient(), "/quorum/" + i)).isEqualTo("v" + i);
       }
@@ -143,7 +134,7 @@ class VolumeTaskIT {
 
   private static long put(KubernetesClient client, String prefix, int count) throws Exception {
     try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
-        VolumeReplacementIT.etcd(client, "tasks")))) {
+        etcd(client, "tasks")))) {
       long revision = 0;
       for (int i = 0; i < count; i++) {
         revision = c.getKVClient().put(EtcdClients.bytes(prefix + i), EtcdClients.bytes("v" + i))

@@ -102,13 +102,13 @@ class AgentTlsIT {
    */
   @Test
   void withoutSpecBackupTlsTheAgentsAcceptOnlyTheOperatorsCertificate(KubernetesClient client,
-      TestNamespace ns) throws Exception {
-    Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+      TestNamespace ns, LocalCluster cluster) throws Exception {
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("aauth");
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/aauth");
     etcd.getSpec().getBackup().setTls(null);
     client.resource(etcd).create();
-    EtcdLifecycleIT.awaitRolloutComplete(client, "aauth");
+    ItSupport.awaitRolloutComplete(client, "aauth");
 
     Secret secret = client.secrets().withName("aauth-agent-api-tls").get();
     assertThat(secret.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
@@ -137,7 +137,7 @@ class AgentTlsIT {
 
     List<String> keyLines = List.of("ca.key", "client.key", "tls.key").stream()
         .map(k -> pem.get(k).lines().skip(1).findFirst().orElseThrow()).toList();
-    try (var logs = Files.walk(EtcdLifecycleIT.logsDir)) {
+    try (var logs = Files.walk(cluster.workDir().resolve("logs"))) {
       for (Path log : logs.filter(Files::isRegularFile).toList()) {
         String text = Files.readString(log, StandardCharsets.ISO_8859_1);
         assertThat(keyLines).as("keys in " + log).noneMatch(text::contains);

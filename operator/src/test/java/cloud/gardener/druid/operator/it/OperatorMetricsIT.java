@@ -81,7 +81,7 @@ class OperatorMetricsIT {
       assertThat(get(base + MetricsServer.READYZ).statusCode()).isEqualTo(200);
       assertThat(get(base + MetricsServer.HEALTHZ).statusCode()).isEqualTo(200);
 
-      Etcd etcd = EtcdComponentsIT.load("etcd-1-local.yaml", ns.name());
+      Etcd etcd = ItSupport.load("etcd-1-local.yaml", ns.name());
       etcd.getMetadata().setName("scraped");
       client.resource(etcd).create();
       await().atMost(ROLLOUT).ignoreExceptions().until(() -> RolloutCompletion.isComplete(

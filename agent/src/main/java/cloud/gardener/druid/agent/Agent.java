@@ -50,7 +50,8 @@ public final class Agent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
   /** Present while etcd runs; left behind by a crash so the next start validates fully. */
   static final String RUNNING_MARKER = "druid-etcd-running";
-  public static final int EXIT_GUARD_MISMATCH = 2;
+  /** sysexits EX_DATAERR: apart from a usage error (2) and invalid options (64). */
+  public static final int EXIT_GUARD_MISMATCH = 65;
 
   private final AgentConfig config;
   private final Redirect etcdOutput;

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
             + "from the backup store when needed, supervises etcd, takes full and delta "
             + "snapshots and serves the agent HTTP API. Runs as the entry point of every member"
             + " pod.",
-        "Exit codes: 0 after SIGTERM, 2 when the data directory belongs to another Etcd, "
+        "Exit codes: 0 after SIGTERM, 65 when the data directory belongs to another Etcd, "
             + "64 for invalid options, etcd's exit code (or 1) when etcd died."},
     subcommands = CopyCommand.class)
 public final class AgentCommand implements Callable<Integer> {

@@ -4,6 +4,7 @@ import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.Agent;
 import cloud.gardener.druid.agent.init.GuardFile;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
@@ -171,7 +172,7 @@ class ThreeMemberAgentIT {
 
     AgentProcess refused = start(1, "agent-1-refused.log");
     assertThat(refused.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(refused.process().exitValue()).isEqualTo(2);
+    assertThat(refused.process().exitValue()).isEqualTo(Agent.EXIT_GUARD_MISMATCH).isEqualTo(65);
     assertThat(refused.log()).contains("refusing to start: the data directory " + dataDir(1)
         + " belongs to Etcd other-namespace/etcd-other, not to default/etcd-test");
   }

@@ -131,10 +131,19 @@ public final class CopyCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("invalid options: " + e.getMessage());
       return EXIT_INVALID_OPTIONS;
     }
-    try (SnapshotStore source = SnapshotStores.open(store(sourceProvider, sourceContainer,
-            sourcePrefix, sourceEndpointOverride, sourceSecretDir));
-        SnapshotStore target = SnapshotStores.open(store(storeProvider, storeContainer,
-            storePrefix, storeEndpointOverride, storeSecretDir))) {
+    StoreConfig sourceStore = store(sourceProvider, sourceContainer, sourcePrefix,
+        sourceEndpointOverride, sourceSecretDir);
+    StoreConfig targetStore = store(storeProvider, storeContainer, storePrefix,
+        storeEndpointOverride, storeSecretDir);
+    try {
+      sourceStore.validate("source-");
+      targetStore.validate("");
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("invalid options: " + e.getMessage());
+      return EXIT_INVALID_OPTIONS;
+    }
+    try (SnapshotStore source = SnapshotStores.open(sourceStore);
+        SnapshotStore target = SnapshotStores.open(targetStore)) {
       BackupCopier copier = new BackupCopier(source, target, parallelism);
       if (waitForFinalSnapshot) {
         copier.awaitFinalSnapshot(timeout, interval);

@@ -104,6 +104,13 @@ class CopyCommandTest {
     assertThat(err.toString()).contains("--source-store-provider", "--source-store-container",
         "--source-store-prefix");
 
+    List<String> foreignPrefix = copyArgs();
+    foreignPrefix.replaceAll(a -> a.startsWith("--source-store-prefix=")
+        ? "--source-store-prefix=../other-namespace--etcd" : a);
+    assertThat(druidAgent(foreignPrefix.toArray(String[]::new)))
+        .isEqualTo(CopyCommand.EXIT_INVALID_OPTIONS);
+    assertThat(err.toString()).contains("invalid options: --source-store-prefix "
+        + "'../other-namespace--etcd' must be a relative path");
     assertThat(druidAgent(copyArgs("--final-snapshot-check-interval=soon")
         .toArray(String[]::new))).isEqualTo(CopyCommand.EXIT_INVALID_OPTIONS);
     assertThat(err.toString()).contains("invalid options: 'soon' is not a duration");

@@ -312,10 +312,14 @@ public final class AgentOptions {
     if (storeProvider == null) {
       return Optional.empty();
     }
-    return Optional.of(new StoreConfig(storeProvider,
-        storeContainer != null ? storeContainer : "/var/etcd/backup",
+    String defaultContainer = storeProvider == StoreConfig.Provider.Local
+        ? "/var/etcd/backup" : null;
+    StoreConfig store = new StoreConfig(storeProvider,
+        storeContainer != null ? storeContainer : defaultContainer,
         storePrefix != null ? storePrefix : namespace + "--" + etcd,
-        Optional.ofNullable(storeEndpointOverride), Optional.ofNullable(storeSecretDir)));
+        Optional.ofNullable(storeEndpointOverride), Optional.ofNullable(storeSecretDir));
+    store.validate("");
+    return Optional.of(store);
   }
 
   private static Optional<TlsFiles> tls(Path dir, boolean caRequired) {

@@ -84,6 +84,17 @@ class AgentOptionsTest {
   }
 
   @Test
+  void aStorePrefixOrContainerThatLeavesTheStoreIsRefusedAtStartup() {
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--store-provider=S3",
+        "--store-container=bucket", "--store-prefix=../other--etcd-main"))
+        .hasMessageContaining("--store-prefix '../other--etcd-main' must be a relative path");
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--store-provider=S3"))
+        .as("no shared default bucket").hasMessageContaining("--store-container");
+    assertThat(parse("--name=etcd-main-0", "--store-provider=Local").store().orElseThrow()
+        .container()).isEqualTo("/var/etcd/backup");
+  }
+
+  @Test
   void zlibIsWrittenLzwIsRefusedAtStartup() {
     assertThat(parse("--name=etcd-main-0", "--compression-policy=zlib").snapshots()
         .compression().format()).isEqualTo(Compression.ZLIB);

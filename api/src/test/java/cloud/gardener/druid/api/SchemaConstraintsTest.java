@@ -2,6 +2,7 @@ package cloud.gardener.druid.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.types.StorePrefix;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
 import java.util.List;
@@ -75,6 +76,21 @@ class SchemaConstraintsTest {
     assertThat(etcd.get("spec").getXKubernetesValidations())
         .extracting(ValidationRule::getMessage)
         .contains("spec.memberNamePrefix is immutable");
+  }
+
+  @Test
+  void everyStorePrefixCarriesThePathRule() {
+    CrdSchema copyTask = CrdSchema.of("etcdcopybackupstasks");
+    for (JSONSchemaProps prefix : List.of(etcd.get("spec.backup.store.prefix"),
+        copyTask.get("spec.sourceStore.prefix"), copyTask.get("spec.targetStore.prefix"))) {
+      assertThat(rules(prefix)).containsExactly(StorePrefix.RULE);
+      assertThat(prefix.getMaxLength()).isEqualTo(1024L);
+    }
+    String regex = StorePrefix.RULE.substring("self.matches(r'".length(),
+        StorePrefix.RULE.length() - "')".length());
+    assertThat(matches(regex, "default/etcd-main")).isTrue();
+    assertThat(matches(regex, "../etcd-main")).isFalse();
+    assertThat(matches(regex, "/etc")).isFalse();
   }
 
   private String quantityRegex(String path) {

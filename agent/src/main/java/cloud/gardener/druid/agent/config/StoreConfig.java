@@ -1,7 +1,9 @@
 package cloud.gardener.druid.agent.config;
 
+import cloud.gardener.druid.api.types.StorePrefix;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -16,5 +18,38 @@ public record StoreConfig(
 
   public enum Provider {
     Local, S3, GCS, ABS
+  }
+
+  /**
+   * Refuses a prefix or container that could reach outside the store (the admission rules,
+   * checked again here because the agent's options can be set by hand). Errors name the
+   * options {@code --<optionPrefix>store-prefix} and {@code --<optionPrefix>store-container}.
+   */
+  public void validate(String optionPrefix) {
+    String prefixOption = "--" + optionPrefix + "store-prefix";
+    String containerOption = "--" + optionPrefix + "store-container";
+    StorePrefix.problem(prefix).ifPresent(problem -> {
+      throw new IllegalArgumentException(prefixOption + " '" + printable(prefix) + "' "
+          + problem);
+    });
+    if (container == null || container.isBlank()) {
+      throw new IllegalArgumentException(containerOption + " must name the "
+          + (provider == Provider.Local ? "store directory" : "bucket or container")
+          + " (an empty one would be shared by every Etcd)");
+    }
+    if (provider == Provider.Local) {
+      if (container.contains("\\") || Arrays.asList(container.split("/")).contains("..")) {
+        throw new IllegalArgumentException(containerOption + " '" + printable(container)
+            + "' must be a directory without '..' segments or backslashes");
+      }
+    } else if (container.contains("/") || container.contains("\\") || container.equals(".")
+        || container.equals("..")) {
+      throw new IllegalArgumentException(containerOption + " '" + printable(container)
+          + "' must be a bucket or container name, not a path");
+    }
+  }
+
+  private static String printable(String value) {
+    return value == null ? "" : value.replaceAll("\\p{Cntrl}", "?");
   }
 }

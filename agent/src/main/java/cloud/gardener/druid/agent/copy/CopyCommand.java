@@ -84,6 +84,17 @@ public final class CopyCommand implements Callable<Integer> {
       + "keys as files.")
   Path sourceSecretDir;
 
+  @Option(names = "--namespace", paramLabel = "NAMESPACE",
+      defaultValue = "${env:POD_NAMESPACE}",
+      description = "Namespace of the copy task: a source whose identity marker names an Etcd "
+          + "of another namespace is refused. Default: $POD_NAMESPACE.")
+  String namespace;
+
+  @Option(names = "--source-etcd", paramLabel = "NAMESPACE/NAME",
+      description = "The Etcd whose backups the source holds; the source's identity marker "
+          + "must name it. Needed to copy another namespace's backups.")
+  String sourceEtcd;
+
   @Option(names = "--max-backup-age",
       paramLabel = "DAYS", defaultValue = "-1", description = "Copy only backups "
       + "whose full snapshot is younger than this many days. Default: -1, no limit.")
@@ -131,10 +142,23 @@ public final class CopyCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("invalid options: " + e.getMessage());
       return EXIT_INVALID_OPTIONS;
     }
-    try (SnapshotStore source = SnapshotStores.open(store(sourceProvider, sourceContainer,
-            sourcePrefix, sourceEndpointOverride, sourceSecretDir));
-        SnapshotStore target = SnapshotStores.open(store(storeProvider, storeContainer,
-            storePrefix, storeEndpointOverride, storeSecretDir))) {
+    StoreConfig sourceStore = store(sourceProvider, sourceContainer, sourcePrefix,
+        sourceEndpointOverride, sourceSecretDir);
+    StoreConfig targetStore = store(storeProvider, storeContainer, storePrefix,
+        storeEndpointOverride, storeSecretDir);
+    SourceOwner owner;
+    try {
+      sourceStore.validate("source-");
+      targetStore.validate("");
+      owner = new SourceOwner(Optional.ofNullable(namespace).filter(n -> !n.isBlank()),
+          Optional.ofNullable(sourceEtcd).map(SourceOwner::parseEtcd));
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("invalid options: " + e.getMessage());
+      return EXIT_INVALID_OPTIONS;
+    }
+    try (SnapshotStore source = SnapshotStores.open(sourceStore);
+        SnapshotStore target = SnapshotStores.open(targetStore)) {
+      owner.check(source);
       BackupCopier copier = new BackupCopier(source, target, parallelism);
       if (waitForFinalSnapshot) {
         copier.awaitFinalSnapshot(timeout, interval);

@@ -30,8 +30,15 @@ public final class LocalSnapshotStore implements SnapshotStore {
   private final Path root;
   private final Path directory;
 
+  /** Refuses a prefix whose directory, once normalised, is not below {@code root}. */
   public LocalSnapshotStore(Path root, String prefix) {
     this.root = root;
+    Path base = root.toAbsolutePath().normalize();
+    Path resolved = base.resolve(prefix).normalize();
+    if (resolved.equals(base) || !resolved.startsWith(base)) {
+      throw new IllegalArgumentException("--store-prefix '" + prefix
+          + "' leaves the store directory " + base);
+    }
     this.directory = root.resolve(prefix).resolve("v2");
   }
 

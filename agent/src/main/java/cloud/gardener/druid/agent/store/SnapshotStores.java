@@ -14,7 +14,12 @@ public final class SnapshotStores {
   private SnapshotStores() {
   }
 
+  /**
+   * Opens the store after {@link StoreConfig#validate} (errors name the agent's own
+   * {@code --store-*} options; callers with other options validate first).
+   */
   public static SnapshotStore open(StoreConfig config) throws IOException {
+    config.validate("");
     return switch (config.provider()) {
       case Local -> new LocalSnapshotStore(Paths.get(config.container()), config.prefix());
       case S3 -> {

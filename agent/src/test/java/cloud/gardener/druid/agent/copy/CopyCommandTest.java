@@ -6,6 +6,7 @@ import cloud.gardener.druid.agent.AgentCommand;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
+import cloud.gardener.druid.agent.store.StoreIdentity;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -104,6 +105,13 @@ class CopyCommandTest {
     assertThat(err.toString()).contains("--source-store-provider", "--source-store-container",
         "--source-store-prefix");
 
+    List<String> foreignPrefix = copyArgs();
+    foreignPrefix.replaceAll(a -> a.startsWith("--source-store-prefix=")
+        ? "--source-store-prefix=../other-namespace--etcd" : a);
+    assertThat(druidAgent(foreignPrefix.toArray(String[]::new)))
+        .isEqualTo(CopyCommand.EXIT_INVALID_OPTIONS);
+    assertThat(err.toString()).contains("invalid options: --source-store-prefix "
+        + "'../other-namespace--etcd' must be a relative path");
     assertThat(druidAgent(copyArgs("--final-snapshot-check-interval=soon")
         .toArray(String[]::new))).isEqualTo(CopyCommand.EXIT_INVALID_OPTIONS);
     assertThat(err.toString()).contains("invalid options: 'soon' is not a duration");
@@ -115,6 +123,19 @@ class CopyCommandTest {
   }
 
   @Test
+  void anotherNamespacesBackupsAreCopiedOnlyWhenTheTaskNamesTheirEtcd() throws Exception {
+    source.writeIdentity(new StoreIdentity("team-b", "etcd-main"));
+    List<String> args = copyArgs("--namespace=team-a");
+    assertThat(druidAgent(args.toArray(String[]::new))).isEqualTo(CopyCommand.EXIT_FAILED);
+    assertThat(err.toString()).contains("belong to Etcd team-b/etcd-main");
+    assertThat(work.resolve("new")).doesNotExist();
+
+    args.add("--source-etcd=team-b/etcd-main");
+    assertThat(druidAgent(args.toArray(String[]::new))).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("copied 2 snapshot(s)");
+  }
+
+  @Test
   void helpListsTheOptions() {
     assertThat(druidAgent("copy", "--help")).isZero();
     assertThat(out.toString()).contains("--store-provider", "--store-container",
@@ -123,6 +144,6 @@ class CopyCommandTest {
         "--source-store-endpoint-override", "--source-store-secret-dir", "--max-backup-age",
         "--max-backups-to-copy", "--wait-for-final-snapshot",
         "--wait-for-final-snapshot-timeout", "--final-snapshot-check-interval",
-        "--max-parallel-copy-operations");
+        "--max-parallel-copy-operations", "--namespace", "--source-etcd");
   }
 }

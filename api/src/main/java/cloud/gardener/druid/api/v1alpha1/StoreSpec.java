@@ -1,5 +1,6 @@
 package cloud.gardener.druid.api.v1alpha1;
 
+import cloud.gardener.druid.api.types.StorePrefix;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
@@ -26,7 +27,10 @@ public class StoreSpec {
   private String endpointOverride;
 
   @Required
-  @JsonPropertyDescription("Prefix of every object of this cluster within the container.")
+  @Size(max = 1024)
+  @ValidationRule(value = StorePrefix.RULE, message = StorePrefix.MESSAGE)
+  @JsonPropertyDescription("Prefix of every object of this cluster within the container: a"
+      + " relative path (segments separated by '/', none empty, '.' or '..'; no backslash).")
   private String prefix;
 
   private StorageProvider provider;

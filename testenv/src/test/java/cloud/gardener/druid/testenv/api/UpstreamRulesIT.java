@@ -62,6 +62,25 @@ class UpstreamRulesIT {
   }
 
   @Test
+  void storePrefixIsARelativePathInsideItsContainer(KubernetesClient client) {
+    for (String ok : List.of("etcd-main", "default/etcd-main", "..dots/.hidden/a..b")) {
+      assertAdmitted(client, etcd("p-ok", store(s -> s.put("prefix", ok))));
+    }
+    for (String bad : List.of("/etc", "..", "../other-namespace", "a/../../b", "a//b", "a/",
+        "./a", "a\\..\\b", "", "p".repeat(1025))) {
+      assertRejected(client, etcd("p-bad", store(s -> s.put("prefix", bad))),
+          "spec.backup.store.prefix");
+    }
+    assertRejected(client, etcd("p-msg", store(s -> s.put("prefix", "../x"))),
+        "spec.backup.store.prefix", "must be a relative path");
+    assertAdmitted(client, copyTask(s -> map(s, "sourceStore").put("prefix", "ns/etcd-a")));
+    assertRejected(client, copyTask(s -> map(s, "sourceStore").put("prefix", "../other/etcd")),
+        "spec.sourceStore.prefix", "must be a relative path");
+    assertRejected(client, copyTask(s -> map(s, "targetStore").put("prefix", "/abs")),
+        "spec.targetStore.prefix", "must be a relative path");
+  }
+
+  @Test
   void endpointOverrideIsAUrl(KubernetesClient client) {
     assertAdmitted(client, etcd("e-ok", store(s -> s.put("endpointOverride",
         "http://127.0.0.1:9000"))));

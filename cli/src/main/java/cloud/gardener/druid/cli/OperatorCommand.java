@@ -49,7 +49,7 @@ final class OperatorCommand implements Callable<Integer> {
 
   @Option(names = "--image", paramLabel = "IMAGE",
       description = "Image of member pods when the Etcd names none (runs 'druid agent');"
-          + " default: " + OperatorSettings.DEFAULT_IMAGE + ".")
+          + " default: " + OperatorSettings.IMAGE_REPOSITORY + ":<this build's version>.")
   String image;
 
   @Option(names = "--local-store-root", paramLabel = "DIR",
@@ -80,7 +80,7 @@ final class OperatorCommand implements Callable<Integer> {
       CrdInstaller.install(client, "etcd-druid");
     }
     OperatorSettings settings = new OperatorSettings(
-        image == null ? OperatorSettings.DEFAULT_IMAGE : image, localStoreRoot);
+        image == null ? defaultImage() : image, localStoreRoot);
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
     MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(
@@ -97,5 +97,12 @@ final class OperatorCommand implements Callable<Integer> {
     operator.start();
     stopped.await();
     return 0;
+  }
+
+  /** The image of this build's version, as images/build.sh tags it. */
+  static String defaultImage() {
+    String version = Version.buildInfo().version();
+    return "unknown".equals(version) ? OperatorSettings.DEFAULT_IMAGE
+        : OperatorSettings.IMAGE_REPOSITORY + ":" + version;
   }
 }

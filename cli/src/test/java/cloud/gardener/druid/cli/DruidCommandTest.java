@@ -154,4 +154,14 @@ class DruidCommandTest {
     assertThat(KubectlDruid.completions(new String[] {"snapshot", "--type", ""}))
         .containsExactly("delta", "full");
   }
+
+  @Test
+  void theOperatorsDefaultMemberImageIsThisBuildsVersionNotLatest() {
+    String version = Version.buildInfo().version();
+    assertThat(version).isNotEqualTo("unknown");
+    assertThat(OperatorCommand.defaultImage())
+        .isEqualTo(cloud.gardener.druid.operator.model.OperatorSettings.IMAGE_REPOSITORY + ":"
+            + version)
+        .doesNotEndWith(":latest");
+  }
 }

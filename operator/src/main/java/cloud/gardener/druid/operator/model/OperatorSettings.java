@@ -8,8 +8,11 @@ package cloud.gardener.druid.operator.model;
  */
 public record OperatorSettings(String defaultImage, String localStoreRoot) {
 
-  public static final String DEFAULT_IMAGE =
-      "europe-docker.pkg.dev/gardener-project/public/gardener/etcd-druid-jvm:latest";
+  /** The repository images/build.sh names its image after (operator and members in one). */
+  public static final String IMAGE_REPOSITORY =
+      "europe-docker.pkg.dev/gardener-project/public/gardener/etcd-druid-jvm";
+  /** The image when no build version is known (tests map any tag of it to the build's jar). */
+  public static final String DEFAULT_IMAGE = IMAGE_REPOSITORY + ":latest";
   public static final String DEFAULT_LOCAL_STORE_ROOT = "/etc/gardener/local-backupbuckets";
 
   public static OperatorSettings defaults() {

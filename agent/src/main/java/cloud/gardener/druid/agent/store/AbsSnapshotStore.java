@@ -12,7 +12,6 @@ import com.azure.storage.blob.specialized.BlockBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -162,7 +161,8 @@ public final class AbsSnapshotStore implements SnapshotStore {
   public InputStream open(Snapshot snapshot) throws IOException {
     BlobClient blob = container.getBlobClient(keyPrefix + snapshot.fileName());
     try {
-      return new ServiceErrors(blob.openInputStream(), "download " + snapshot);
+      return new ClientReadErrors<>(blob.openInputStream(), RuntimeException.class,
+          e -> unreachable("download " + snapshot, e));
     } catch (BlobStorageException e) {
       if (e.getStatusCode() == 404) {
         throw new StoreException("snapshot " + snapshot + " is missing in " + location(), e);
@@ -222,33 +222,5 @@ public final class AbsSnapshotStore implements SnapshotStore {
         ? b.getStatusCode() + " " + b.getErrorCode() : String.valueOf(e.getMessage());
     return new StoreException("backup store " + location() + ": cannot " + what + ": " + reason,
         e);
-  }
-
-  /** Reports the client's unchecked errors during a download as the store's. */
-  private final class ServiceErrors extends FilterInputStream {
-    private final String what;
-
-    ServiceErrors(InputStream in, String what) {
-      super(in);
-      this.what = what;
-    }
-
-    @Override
-    public int read() throws IOException {
-      try {
-        return super.read();
-      } catch (RuntimeException e) {
-        throw unreachable(what, e);
-      }
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      try {
-        return super.read(b, off, len);
-      } catch (RuntimeException e) {
-        throw unreachable(what, e);
-      }
-    }
   }
 }

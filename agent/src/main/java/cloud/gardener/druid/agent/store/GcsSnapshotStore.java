@@ -15,7 +15,6 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobListOption;
 import com.google.cloud.storage.StorageOptions;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -163,8 +162,9 @@ public final class GcsSnapshotStore implements SnapshotStore {
         throw new StoreException("snapshot " + snapshot + " is missing in " + location(), null);
       }
       // the generation read is the one found, even if the name is written again meanwhile
-      return new ServiceErrors(Channels.newInputStream(storage.reader(
-          BlobId.of(bucket, id.getName(), blob.getGeneration()))), "download " + snapshot);
+      return new ClientReadErrors<>(Channels.newInputStream(storage.reader(
+          BlobId.of(bucket, id.getName(), blob.getGeneration()))), BaseServiceException.class,
+          e -> unreachable("download " + snapshot, e));
     } catch (BaseServiceException e) {
       throw unreachable("download " + snapshot, e);
     }
@@ -242,34 +242,6 @@ public final class GcsSnapshotStore implements SnapshotStore {
       ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
       while (buffer.hasRemaining()) {
         channel.write(buffer);
-      }
-    }
-  }
-
-  /** Reports the client's unchecked errors during a download as the store's. */
-  private final class ServiceErrors extends FilterInputStream {
-    private final String what;
-
-    ServiceErrors(InputStream in, String what) {
-      super(in);
-      this.what = what;
-    }
-
-    @Override
-    public int read() throws IOException {
-      try {
-        return super.read();
-      } catch (BaseServiceException e) {
-        throw unreachable(what, e);
-      }
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      try {
-        return super.read(b, off, len);
-      } catch (BaseServiceException e) {
-        throw unreachable(what, e);
       }
     }
   }

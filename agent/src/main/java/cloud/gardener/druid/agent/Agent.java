@@ -7,6 +7,7 @@ import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.init.DataDirValidator;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.init.GuardFile;
@@ -25,6 +26,7 @@ import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
+import io.etcd.jetcd.cluster.Member;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -33,8 +35,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +56,7 @@ public final class Agent implements AutoCloseable {
   /** Present while etcd runs; left behind by a crash so the next start validates fully. */
   static final String RUNNING_MARKER = "druid-etcd-running";
   public static final int EXIT_GUARD_MISMATCH = 2;
+  static final Duration LEADER_TRANSFER_TIMEOUT = Duration.ofSeconds(5);
 
   private final AgentConfig config;
   private final Redirect etcdOutput;
@@ -196,7 +202,7 @@ public final class Agent implements AutoCloseable {
 
   /** The client of this member's etcd, empty before etcd starts. */
   public Optional<MemberClient> client() {
-    return Optional.ofNullable(client).filter(c -> etcd != null && etcd.isAlive());
+    return Optional.ofNullable(client).filter(c -> !stopping && etcd != null && etcd.isAlive());
   }
 
   public Optional<SnapshotScheduler> scheduler() {
@@ -237,7 +243,14 @@ public final class Agent implements AutoCloseable {
     return config.member().dataDir();
   }
 
-  /** Stops snapshots, then etcd (SIGTERM, grace period); {@link #run()} then returns 0. */
+  /**
+   * Stops in this order: the agent's own work (defragmentation, promotion, snapshots, lease
+   * renewal); leadership moves to another voting member when this one leads (bounded by
+   * {@link #LEADER_TRANSFER_TIMEOUT}); the agent's etcd client with its watch streams closes;
+   * only then etcd gets SIGTERM (grace period, then SIGKILL). etcd's graceful stop waits for
+   * every open gRPC stream up to its request timeout (5 s + 2 election timeouts), so a watch
+   * still open at SIGTERM would hold the stop that long. {@link #run()} then returns 0.
+   */
   @Override
   public void close() {
     stopping = true;
@@ -247,12 +260,60 @@ public final class Agent implements AutoCloseable {
     closeQuietly(peerUrl);
     closeQuietly(scheduler);
     closeQuietly(leases);
-    if (etcd != null && isCleanExit(etcd.stop(Duration.ofSeconds(30)))) {
-      deleteRunningMarker();
+    if (etcd != null && etcd.isAlive()) {
+      handOverLeadership();
     }
     closeQuietly(client);
+    if (etcd != null) {
+      LOG.info("stopping: the agent's watches and etcd client are closed; sending SIGTERM to"
+          + " etcd");
+      long started = System.nanoTime();
+      int code = etcd.stop(Duration.ofSeconds(30));
+      LOG.info("stopping: etcd stopped {} ms after SIGTERM (exit {})",
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), code);
+      if (isCleanExit(code)) {
+        deleteRunningMarker();
+      }
+    }
     store.ifPresent(Agent::closeQuietly);
     closeQuietly(metrics);
+  }
+
+  /**
+   * When this member leads a cluster with another voting member, moves leadership there
+   * before etcd stops, so the cluster does not wait for an election timeout. etcd would
+   * also try this itself inside its graceful stop, but only after its servers stopped.
+   */
+  private void handOverLeadership() {
+    CompletableFuture<Void> handOver = CompletableFuture.runAsync(() -> {
+      try {
+        MemberStatus self = client.status();
+        if (self.role() != MemberStatus.Role.Leader) {
+          return;
+        }
+        long selfId = MemberStatus.parseHex(self.id());
+        Optional<Member> to = client.members().stream()
+            .filter(m -> m.getId() != selfId && !m.isLearner() && !m.getName().isEmpty())
+            .findFirst();
+        if (to.isPresent()) {
+          client.moveLeader(to.get().getId());
+          LOG.info("stopping: moved leadership to {}", to.get().getName());
+        }
+      } catch (EtcdException e) {
+        LOG.warn("stopping: leadership not moved: {}", e.getMessage());
+      }
+    });
+    try {
+      handOver.get(LEADER_TRANSFER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn("stopping: leadership not moved within {}; stopping anyway",
+          LEADER_TRANSFER_TIMEOUT);
+      handOver.cancel(true);
+    } catch (ExecutionException e) {
+      LOG.warn("stopping: leadership not moved: {}", e.getCause().toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */

@@ -64,6 +64,7 @@ class AgentStopIT {
     long firstStop;
     try (first) {
       first.awaitReady(Duration.ofSeconds(90));
+      first.post(AgentApi.SNAPSHOT_FULL);
       SingleMemberAgentIT.putKeys(client, "/k/", 0, 1_000);
       long written = client.revision();
       Awaitility.await("a delta up to revision " + written).atMost(Duration.ofSeconds(60))

@@ -6,8 +6,8 @@ import cloud.gardener.druid.agent.defrag.Defragmenter;
 import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
+import cloud.gardener.druid.agent.etcd.LeaderHandOver;
 import cloud.gardener.druid.agent.etcd.MemberClient;
-import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.init.DataDirValidator;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.init.GuardFile;
@@ -26,7 +26,6 @@ import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
-import io.etcd.jetcd.cluster.Member;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -35,11 +34,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -245,11 +241,12 @@ public final class Agent implements AutoCloseable {
 
   /**
    * Stops in this order: the agent's own work (defragmentation, promotion, snapshots, lease
-   * renewal); leadership moves to another voting member when this one leads (bounded by
-   * {@link #LEADER_TRANSFER_TIMEOUT}); the agent's etcd client with its watch streams closes;
-   * only then etcd gets SIGTERM (grace period, then SIGKILL). etcd's graceful stop waits for
-   * every open gRPC stream up to its request timeout (5 s + 2 election timeouts), so a watch
-   * still open at SIGTERM would hold the stop that long. {@link #run()} then returns 0.
+   * renewal); leadership moves to another voting member when this one leads
+   * ({@link LeaderHandOver}, at most {@link #LEADER_TRANSFER_TIMEOUT}); the agent's etcd
+   * client with its watch streams closes; only then etcd gets SIGTERM (grace period, then
+   * SIGKILL). etcd's graceful stop waits for every open gRPC stream up to its request timeout
+   * (5 s + 2 election timeouts), so a watch still open at SIGTERM would hold the stop that
+   * long. {@link #run()} then returns 0.
    */
   @Override
   public void close() {
@@ -261,7 +258,7 @@ public final class Agent implements AutoCloseable {
     closeQuietly(scheduler);
     closeQuietly(leases);
     if (etcd != null && etcd.isAlive()) {
-      handOverLeadership();
+      LeaderHandOver.ifLeader(client, LEADER_TRANSFER_TIMEOUT);
     }
     closeQuietly(client);
     if (etcd != null) {
@@ -277,43 +274,6 @@ public final class Agent implements AutoCloseable {
     }
     store.ifPresent(Agent::closeQuietly);
     closeQuietly(metrics);
-  }
-
-  /**
-   * When this member leads a cluster with another voting member, moves leadership there
-   * before etcd stops, so the cluster does not wait for an election timeout. etcd would
-   * also try this itself inside its graceful stop, but only after its servers stopped.
-   */
-  private void handOverLeadership() {
-    CompletableFuture<Void> handOver = CompletableFuture.runAsync(() -> {
-      try {
-        MemberStatus self = client.status();
-        if (self.role() != MemberStatus.Role.Leader) {
-          return;
-        }
-        long selfId = MemberStatus.parseHex(self.id());
-        Optional<Member> to = client.members().stream()
-            .filter(m -> m.getId() != selfId && !m.isLearner() && !m.getName().isEmpty())
-            .findFirst();
-        if (to.isPresent()) {
-          client.moveLeader(to.get().getId());
-          LOG.info("stopping: moved leadership to {}", to.get().getName());
-        }
-      } catch (EtcdException e) {
-        LOG.warn("stopping: leadership not moved: {}", e.getMessage());
-      }
-    });
-    try {
-      handOver.get(LEADER_TRANSFER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      LOG.warn("stopping: leadership not moved within {}; stopping anyway",
-          LEADER_TRANSFER_TIMEOUT);
-      handOver.cancel(true);
-    } catch (ExecutionException e) {
-      LOG.warn("stopping: leadership not moved: {}", e.getCause().toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */

@@ -6,6 +6,7 @@ import cloud.gardener.druid.agent.defrag.Defragmenter;
 import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
+import cloud.gardener.druid.agent.etcd.LeaderHandOver;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.init.DataDirValidator;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
@@ -52,6 +53,7 @@ public final class Agent implements AutoCloseable {
   static final String RUNNING_MARKER = "druid-etcd-running";
   /** sysexits EX_DATAERR: apart from a usage error (2) and invalid options (64). */
   public static final int EXIT_GUARD_MISMATCH = 65;
+  static final Duration LEADER_TRANSFER_TIMEOUT = Duration.ofSeconds(5);
 
   private final AgentConfig config;
   private final Redirect etcdOutput;
@@ -197,7 +199,7 @@ public final class Agent implements AutoCloseable {
 
   /** The client of this member's etcd, empty before etcd starts. */
   public Optional<MemberClient> client() {
-    return Optional.ofNullable(client).filter(c -> etcd != null && etcd.isAlive());
+    return Optional.ofNullable(client).filter(c -> !stopping && etcd != null && etcd.isAlive());
   }
 
   public Optional<SnapshotScheduler> scheduler() {
@@ -238,7 +240,15 @@ public final class Agent implements AutoCloseable {
     return config.member().dataDir();
   }
 
-  /** Stops snapshots, then etcd (SIGTERM, grace period); {@link #run()} then returns 0. */
+  /**
+   * Stops in this order: the agent's own work (defragmentation, promotion, snapshots, lease
+   * renewal); leadership moves to another voting member when this one leads
+   * ({@link LeaderHandOver}, at most {@link #LEADER_TRANSFER_TIMEOUT}); the agent's etcd
+   * client with its watch streams closes; only then etcd gets SIGTERM (grace period, then
+   * SIGKILL). etcd's graceful stop waits for every open gRPC stream up to its request timeout
+   * (5 s + 2 election timeouts), so a watch still open at SIGTERM would hold the stop that
+   * long. {@link #run()} then returns 0.
+   */
   @Override
   public void close() {
     stopping = true;
@@ -248,10 +258,21 @@ public final class Agent implements AutoCloseable {
     closeQuietly(peerUrl);
     closeQuietly(scheduler);
     closeQuietly(leases);
-    if (etcd != null && isCleanExit(etcd.stop(Duration.ofSeconds(30)))) {
-      deleteRunningMarker();
+    if (etcd != null && etcd.isAlive()) {
+      LeaderHandOver.ifLeader(client, LEADER_TRANSFER_TIMEOUT);
     }
     closeQuietly(client);
+    if (etcd != null) {
+      LOG.info("stopping: the agent's watches and etcd client are closed; sending SIGTERM to"
+          + " etcd");
+      long started = System.nanoTime();
+      int code = etcd.stop(Duration.ofSeconds(30));
+      LOG.info("stopping: etcd stopped {} ms after SIGTERM (exit {})",
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), code);
+      if (isCleanExit(code)) {
+        deleteRunningMarker();
+      }
+    }
     store.ifPresent(Agent::closeQuietly);
     closeQuietly(metrics);
   }

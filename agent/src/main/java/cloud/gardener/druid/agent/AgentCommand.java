@@ -43,7 +43,7 @@ public final class AgentCommand implements Callable<Integer> {
     AgentHttpServer http = new AgentHttpServer(agent);
     http.start();
     Thread hook = new Thread(() -> {
-      LOG.info("stopping: forwarding SIGTERM to etcd");
+      LOG.info("stopping: SIGTERM received");
       agent.close();
     }, "shutdown");
     Runtime.getRuntime().addShutdownHook(hook);

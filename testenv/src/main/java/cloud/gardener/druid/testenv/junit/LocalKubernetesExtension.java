@@ -84,7 +84,8 @@ public final class LocalKubernetesExtension implements BeforeAllCallback, AfterA
 
   private static LocalCluster cluster(ExtensionContext context) {
     return context.getRoot().getStore(STORE)
-        .getOrComputeIfAbsent(SharedCluster.class, k -> SharedCluster.get(), SharedCluster.class)
+        .getOrComputeIfAbsent(SharedCluster.Use.class, k -> SharedCluster.use(),
+            SharedCluster.Use.class)
         .cluster();
   }
 

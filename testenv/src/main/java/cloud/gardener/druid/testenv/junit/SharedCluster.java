@@ -8,7 +8,9 @@ import java.util.List;
 
 /**
  * The one {@link LocalCluster} of a test JVM, started on first use and stopped by a shutdown
- * hook (the JUnit root store also closes it when the test plan ends). Configured by system
+ * hook, or when the last test plan using it ends: each plan's root store holds a
+ * {@link Use}, so a test that runs a nested JUnit launcher in the same JVM does not stop the
+ * cluster under the outer plan's later classes. Configured by system
  * properties:
  * <ul>
  *   <li>{@code druid.testenv.workDir}: default {@code target/druid-testenv-<pid>}</li>
@@ -31,7 +33,40 @@ final class SharedCluster implements AutoCloseable {
     this.cluster = cluster;
   }
 
-  static synchronized SharedCluster get() {
+  /** One test plan's use of the cluster; the cluster stops when the last use closes. */
+  static final class Use implements AutoCloseable {
+    private boolean closed;
+
+    private final LocalCluster cluster = instance.cluster;
+
+    LocalCluster cluster() {
+      return cluster;
+    }
+
+    @Override
+    public void close() {
+      synchronized (SharedCluster.class) {
+        if (!closed) {
+          closed = true;
+          if (--uses == 0) {
+            instance.close();
+            instance = null;
+          }
+        }
+      }
+    }
+  }
+
+  private static int uses;
+
+  /** A use of the cluster for one test plan, starting the cluster on first use. */
+  static synchronized Use use() {
+    get();
+    uses++;
+    return new Use();
+  }
+
+  private static synchronized SharedCluster get() {
     if (instance == null) {
       LocalCluster.Options options = new LocalCluster.Options(workDir(), druidImage(), null);
       if (Boolean.getBoolean("druid.testenv.ociImage")) {

@@ -81,7 +81,9 @@ class ImageRestoreIT {
         .withArgs("agent", "--name=" + name, "--etcd-name=restore", "--pod-ip=$(POD_IP)",
             "--advertise-host=$(POD_IP)", "--leases=false", "--data-dir=/var/etcd/data/new.etcd",
             "--store-provider=Local", "--store-container=/var/backups", "--store-prefix=restore",
-            "--full-snapshot-schedule=0 0 1 1 *")
+            "--full-snapshot-schedule=0 0 1 1 *",
+            // no operator here to issue the agent API's certificates: the API's test mode
+            "--insecure-api")
         .addNewEnv().withName("POD_IP").withNewValueFrom().withNewFieldRef()
         .withFieldPath("status.podIP").endFieldRef().endValueFrom().endEnv()
         .addNewEnv().withName("POD_NAMESPACE").withNewValueFrom().withNewFieldRef()

@@ -19,7 +19,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,9 +32,7 @@ import java.util.Map;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -187,36 +184,7 @@ class AgentTlsIT {
       keys = kmf.getKeyManagers();
     }
     SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keys, new TrustManager[] {new X509ExtendedTrustManager() {
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType, Socket s) {
-      }
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType, Socket s) {
-      }
-
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine e) {
-      }
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine e) {
-      }
-
-      @Override
-      public void checkClientTrusted(X509Certificate[] chain, String authType) {
-      }
-
-      @Override
-      public void checkServerTrusted(X509Certificate[] chain, String authType) {
-      }
-
-      @Override
-      public X509Certificate[] getAcceptedIssuers() {
-        return new X509Certificate[0];
-      }
-    }}, null);
+    context.init(keys, new TrustManager[] {new TrustEveryServer()}, null);
     HttpClient http = HttpClient.newBuilder().sslContext(context)
         .connectTimeout(Duration.ofSeconds(5)).build();
     return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))

@@ -22,13 +22,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +36,6 @@ import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedTrustManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -173,37 +169,7 @@ class OperatorMetricsIT {
   private static SSLContext trustingEveryServer() {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
-      // an X509ExtendedTrustManager also owns the host name check, which this one skips
-      context.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket s) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket s) {
-        }
-
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine e) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine e) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-          return new X509Certificate[0];
-        }
-      }}, null);
+      context.init(null, new TrustManager[] {new TrustEveryServer()}, null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);

@@ -149,6 +149,8 @@ public final class Agent implements AutoCloseable {
     Files.writeString(config.member().dataDir().resolve(RUNNING_MARKER), "");
     etcd = EtcdProcess.start(config.etcd().etcd(), EtcdConfigBuilder.flags(etcdConfig),
         etcdOutput);
+    // not yet listening: the client's first call would back off and /healthz answer late
+    etcd.awaitListening(config.member().localClientUrl(), Duration.ofSeconds(60));
     client = new MemberClient(config.member().localClientUrl(), config.member().clientTls());
   }
 

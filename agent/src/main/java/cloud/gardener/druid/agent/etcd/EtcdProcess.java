@@ -2,6 +2,9 @@ package cloud.gardener.druid.agent.etcd;
 
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,6 +54,31 @@ public final class EtcdProcess implements AutoCloseable {
 
   public boolean isAlive() {
     return process.isAlive();
+  }
+
+  /**
+   * Waits until etcd accepts connections on {@code clientUrl} (it binds its client port
+   * before it serves): a jetcd channel whose first call meets a refused connection backs off
+   * for a second, then longer, so a client used before this answers seconds late. Returns
+   * false when etcd exited or the deadline passed.
+   */
+  public boolean awaitListening(URI clientUrl, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    InetSocketAddress address = new InetSocketAddress(clientUrl.getHost(), clientUrl.getPort());
+    while (System.nanoTime() < deadline && process.isAlive()) {
+      try (Socket socket = new Socket()) {
+        socket.connect(address, 1000);
+        return true;
+      } catch (IOException e) {
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return false;
   }
 
   /** True when the process ended although nobody asked it to. */

@@ -12,8 +12,6 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.PutOption;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,21 +72,12 @@ final class TemporaryEtcd implements AutoCloseable {
     return etcd;
   }
 
-  /**
-   * etcd binds its client port first and serves once its database is open; the first gRPC
-   * call must not fail on a refused connection, or the channel backs off for a second.
-   */
   private static void awaitListening(TemporaryEtcd etcd, URI clientUrl, long deadline,
       Path log) throws RestoreException {
     EtcdProcess process = etcd.process;
-    InetSocketAddress address = new InetSocketAddress(clientUrl.getHost(), clientUrl.getPort());
-    while (System.nanoTime() < deadline && process.isAlive()) {
-      try (Socket socket = new Socket()) {
-        socket.connect(address, 1000);
-        return;
-      } catch (IOException e) {
-        pause(20);
-      }
+    if (process.awaitListening(clientUrl,
+        Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+      return;
     }
     String state = process.isAlive() ? "did not listen on " + clientUrl
         : "exited with code " + process.exit().join();

@@ -77,7 +77,7 @@ public final class SnapshotBenchmark {
     try (LocalEtcd etcd = new LocalEtcd("bench-0", work.resolve("etcd"),
         work.resolve("etcd.log"))) {
       long t0 = System.nanoTime();
-      fill(etcd, sizeMib);
+      fill(etcd.client().client().getKVClient(), sizeMib);
       System.out.printf("filled %d MiB in %.1f s%n", sizeMib, seconds(t0));
 
       heap = HeapSampler.start();
@@ -194,8 +194,8 @@ public final class SnapshotBenchmark {
         : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }
 
-  private static void fill(LocalEtcd etcd, int sizeMib) throws Exception {
-    KV kv = etcd.client().client().getKVClient();
+  /** {@code sizeMib} of 8 KiB values of 64 random symbols (the worst case for deflate). */
+  static void fill(KV kv, int sizeMib) throws Exception {
     Random random = new Random(42);
     byte[] alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
         .getBytes();

@@ -1,0 +1,391 @@
+package cloud.gardener.druid.agent.bench;
+
+import cloud.gardener.druid.agent.AgentMain;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.testing.AgentArgs;
+import cloud.gardener.druid.agent.testing.EtcdBinaries;
+import cloud.gardener.druid.agent.testing.LocalEtcd;
+import cloud.gardener.druid.agent.util.Files2;
+import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.ProcessRunner;
+import cloud.gardener.druid.api.AgentApi;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KV;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Not a test: the agent as a member runs it, a JVM of its own with the member's JVM options,
+ * measured from outside in one run: its resident set at rest (after start, after the first
+ * full snapshot, after delta events), its peak during a full snapshot and a restore, cold
+ * start to {@code /healthz}, a cold restore beside {@code etcdutl snapshot restore} of the
+ * full snapshot alone, and stop after SIGTERM beside a plain etcd:
+ * <pre>
+ * mvn -B -q -o -pl agent test-compile exec:exec -Dexec.executable=java \
+ *   -Dexec.classpathScope=test "-Dexec.args=-Ddruid.repoRoot=$PWD -cp %classpath \
+ *   cloud.gardener.druid.agent.bench.AgentFootprintBenchmark --size=1024 --deltas=100000"
+ * </pre>
+ * Options: {@code --size=MiB} of the database (default 1024), {@code --deltas=N} events
+ * after the full snapshot (default 100000), {@code --jvm="OPTIONS"} of the agent's JVM
+ * (default {@link #MEMBER_JVM_OPTIONS}), {@code --keep} to keep the files.
+ */
+public final class AgentFootprintBenchmark {
+
+  /** A copy of the options MemberPodBuilder gives member pods (JAVA_TOOL_OPTIONS). */
+  static final String MEMBER_JVM_OPTIONS = "-XX:+UseSerialGC -Xss512k -Xms8m -Xmx148m"
+      + " -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:TieredStopAtLevel=1"
+      + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
+      + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
+  private static final String HOST = "127.0.0.1";
+  private static final Duration SETTLE = Duration.ofSeconds(10);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http = HttpClient.newBuilder()
+      .connectTimeout(Duration.ofSeconds(2)).build();
+  private final Path work;
+  private final List<String> jvm;
+  private final List<String[]> rows = new ArrayList<>();
+
+  private AgentFootprintBenchmark(Path work, List<String> jvm) {
+    this.work = work;
+    this.jvm = jvm;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int sizeMib = 1024;
+    int deltas = 100_000;
+    String jvm = MEMBER_JVM_OPTIONS;
+    boolean keep = false;
+    for (String arg : args) {
+      if (arg.startsWith("--size=")) {
+        sizeMib = Integer.parseInt(arg.substring(7));
+      } else if (arg.startsWith("--deltas=")) {
+        deltas = Integer.parseInt(arg.substring(9));
+      } else if (arg.startsWith("--jvm=")) {
+        jvm = arg.substring(6);
+      } else if (arg.equals("--keep")) {
+        keep = true;
+      } else {
+        throw new IllegalArgumentException("unknown option " + arg
+            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --keep)");
+      }
+    }
+    Path work = Files.createTempDirectory("druid-footprint");
+    try {
+      new AgentFootprintBenchmark(work, List.of(jvm.trim().split("\\s+")))
+          .run(sizeMib, deltas);
+    } finally {
+      if (keep) {
+        System.out.println("kept " + work);
+      } else {
+        Files2.deleteTree(work);
+      }
+    }
+  }
+
+  private void run(int sizeMib, int deltas) throws Exception {
+    Path bin = EtcdBinaries.dir();
+    Path store = work.resolve("backups");
+    long stopMillis;
+    try (Member agent = start("first", store)) {
+      Timing start = agent.awaitStarted();
+      row("cold start: JVM start to the first API answer", start.apiMillis + " ms", "", "");
+      row("cold start: JVM start to /healthz 200 (etcd answers)", start.healthzMillis + " ms",
+          "", "<= 500 ms");
+      await(() -> latestFull(agent).isPresent(), Duration.ofMinutes(5));
+      pause(SETTLE);
+      row("RSS at rest after start (and the initial full snapshot)",
+          agent.rss.currentMib() + " MiB", "", "<= 96 MiB");
+
+      long t0 = System.nanoTime();
+      try (MemberClient client = new MemberClient(agent.clientUrl, Optional.empty())) {
+        SnapshotBenchmark.fill(client.client().getKVClient(), sizeMib);
+      }
+      System.out.printf("filled %d MiB in %.1f s (the agent wrote them as deltas)%n", sizeMib,
+          seconds(t0));
+      agent.rss.reset();
+      t0 = System.nanoTime();
+      HttpResponse<String> full = agent.post(AgentApi.SNAPSHOT_FULL);
+      if (full.statusCode() != 200) {
+        throw new IllegalStateException("full snapshot failed: " + full.body());
+      }
+      row("full snapshot of " + sizeMib + " MiB (uncompressed, Local store): time",
+          String.format("%.1f s", seconds(t0)), "", "not slower");
+      row("peak RSS during that full snapshot", agent.rss.peakSinceMib() + " MiB", "",
+          "<= 192 MiB");
+      pause(SETTLE);
+      row("RSS at rest after the full snapshot", agent.rss.currentMib() + " MiB", "",
+          "<= 96 MiB");
+
+      agent.rss.reset();
+      long revision = writeEvents(agent.clientUrl, deltas);
+      await(() -> latestDeltaEnd(agent) >= revision, Duration.ofMinutes(10));
+      row("peak RSS while " + deltas + " delta events were written", agent.rss.peakSinceMib()
+          + " MiB", "", "<= 192 MiB");
+      pause(SETTLE);
+      row("RSS at rest after " + deltas + " delta events", agent.rss.currentMib() + " MiB",
+          "", "<= 96 MiB");
+      stopMillis = agent.stop();
+    }
+    long[] plainStop = new long[3];
+    for (int i = 0; i < plainStop.length; i++) {
+      LocalEtcd etcd = new LocalEtcd("plain", work.resolve("plain-" + i),
+          work.resolve("plain-" + i + ".log"));
+      etcd.putKeys("/k/", 0, 1_000);
+      long t0 = System.nanoTime();
+      etcd.close();
+      plainStop[i] = millis(t0);
+    }
+    row("stop after SIGTERM (agent with its etcd | plain etcd)", stopMillis + " ms",
+        Arrays.toString(plainStop) + " ms", "<= 1000 ms");
+
+    Path fullSnapshot;
+    try (Stream<Path> files = Files.list(store.resolve("default--etcd-test/v2"))) {
+      fullSnapshot = files.filter(f -> f.getFileName().toString().startsWith("Full-"))
+          .max(Path::compareTo).orElseThrow();
+    }
+    sync();
+    long t0 = System.nanoTime();
+    ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
+        fullSnapshot.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
+        "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
+        "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
+    long etcdutlMillis = millis(t0);
+    Files2.deleteTree(work.resolve("etcdutl-restored"));
+    sync();
+    try (Member agent = start("restored", store)) {
+      long restoredMillis = agent.awaitInitialised();
+      row("cold restore: JVM start to restored data directory (full + " + deltas
+          + " deltas) | etcdutl snapshot restore of the full snapshot", restoredMillis + " ms",
+          etcdutlMillis + " ms", String.format("%.2fx (<= 2.0x)",
+              (double) restoredMillis / etcdutlMillis));
+      row("peak RSS during the restore", agent.rss.peakSinceMib() + " MiB", "", "<= 192 MiB");
+      agent.awaitStarted();
+      pause(SETTLE);
+      row("RSS at rest after the restore", agent.rss.currentMib() + " MiB", "", "<= 96 MiB");
+    }
+    print(sizeMib);
+  }
+
+  private Member start(String name, Path store) throws IOException {
+    int clientPort = FreePorts.on(HOST);
+    int peerPort = FreePorts.on(HOST);
+    int serverPort = FreePorts.on(HOST);
+    List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
+        "etcd-test-0=http://" + HOST + ":" + peerPort, work.resolve(name + "/new.etcd"));
+    args.addAll(AgentArgs.localStore(store));
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvm);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+        AgentMain.class.getName()));
+    command.addAll(args);
+    Path log = work.resolve(name + ".log");
+    long t0 = System.nanoTime();
+    Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    return new Member(process, t0, URI.create("http://" + HOST + ":" + clientPort),
+        URI.create("http://" + HOST + ":" + serverPort), log);
+  }
+
+  private record Timing(long apiMillis, long healthzMillis) {
+  }
+
+  /** One agent JVM, its start time (System.nanoTime) and its resident set sampler. */
+  private final class Member implements AutoCloseable {
+    final Process process;
+    final long started;
+    final URI clientUrl;
+    final URI api;
+    final Path log;
+    final RssSampler rss;
+
+    Member(Process process, long started, URI clientUrl, URI api, Path log) {
+      this.process = process;
+      this.started = started;
+      this.clientUrl = clientUrl;
+      this.api = api;
+      this.log = log;
+      this.rss = RssSampler.start(process.pid());
+    }
+
+    Timing awaitStarted() {
+      long api = -1;
+      while (true) {
+        alive();
+        try {
+          HttpResponse<String> health = get(AgentApi.HEALTHZ);
+          if (api < 0) {
+            api = millis(started);
+          }
+          if (health.statusCode() == 200) {
+            return new Timing(api, millis(started));
+          }
+        } catch (IOException e) {
+          // not listening yet
+        }
+        pause(Duration.ofMillis(5));
+      }
+    }
+
+    long awaitInitialised() throws IOException {
+      while (true) {
+        alive();
+        try {
+          String status = get(AgentApi.INITIALIZATION_STATUS).body();
+          if (status.startsWith("Successful")) {
+            return millis(started);
+          }
+          if (status.startsWith("Failed")) {
+            throw new IllegalStateException("restore failed: " + status + "; see " + log);
+          }
+        } catch (IOException e) {
+          // not listening yet
+        }
+        pause(Duration.ofMillis(5));
+      }
+    }
+
+    private void alive() {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("the agent exited; see " + log);
+      }
+    }
+
+    HttpResponse<String> get(String path) throws IOException {
+      return send(HttpRequest.newBuilder(api.resolve(path)).GET());
+    }
+
+    HttpResponse<String> post(String path) throws IOException {
+      return send(HttpRequest.newBuilder(api.resolve(path))
+          .POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+      try {
+        return http.send(request.timeout(Duration.ofMinutes(30)).build(),
+            HttpResponse.BodyHandlers.ofString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException(e);
+      }
+    }
+
+    /** SIGTERM until the process exited, in milliseconds. */
+    long stop() throws InterruptedException {
+      long t0 = System.nanoTime();
+      process.destroy();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the agent did not stop within 60 s; see " + log);
+      }
+      return millis(t0);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      rss.close();
+      List<ProcessHandle> children = process.descendants().toList();
+      if (process.isAlive()) {
+        process.destroy();
+        process.waitFor(60, TimeUnit.SECONDS);
+      }
+      process.destroyForcibly();
+      children.forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private Optional<Long> latestFull(Member agent) throws IOException {
+    var full = JSON.readTree(agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("fullSnapshot");
+    return full.isMissingNode() || full.isNull() ? Optional.empty()
+        : Optional.of(full.path("endRevision").asLong());
+  }
+
+  private long latestDeltaEnd(Member agent) throws IOException {
+    return JSON.readTree(agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("deltaSnapshots")
+        .findValues("endRevision").stream().mapToLong(v -> v.asLong()).max().orElse(0);
+  }
+
+  /** Small event-like values, as the kube-apiserver writes them; returns the last revision. */
+  private static long writeEvents(URI clientUrl, int events) throws Exception {
+    try (MemberClient client = new MemberClient(clientUrl, Optional.empty())) {
+      KV kv = client.client().getKVClient();
+      List<CompletableFuture<?>> inFlight = new ArrayList<>();
+      for (int i = 0; i < events; i++) {
+        inFlight.add(kv.put(ByteSequence.from(("/registry/events/" + i).getBytes()),
+            ByteSequence.from(("{\"kind\":\"Event\",\"n\":" + i + ",\"pad\":\"0123456789"
+                + "0123456789012345678901234567890123456789\"}").getBytes())));
+        if (inFlight.size() == 256) {
+          CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new))
+              .get(1, TimeUnit.MINUTES);
+          inFlight.clear();
+        }
+      }
+      CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new))
+          .get(1, TimeUnit.MINUTES);
+      return client.revision();
+    }
+  }
+
+  private void row(String what, String agent, String reference, String target) {
+    rows.add(new String[] {what, agent, reference, target});
+    System.out.printf("%s: %s %s%n", what, agent, reference);
+  }
+
+  private void print(int sizeMib) {
+    System.out.printf("%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+        String.join(" ", jvm), sizeMib, "figure", "agent", "reference", "target (issue 18)");
+    for (String[] r : rows) {
+      System.out.printf("%-100s %-10s %-22s %s%n", (Object[]) r);
+    }
+  }
+
+  private interface Check {
+    boolean ok() throws Exception;
+  }
+
+  private static void await(Check check, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!check.ok()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("not within " + timeout);
+      }
+      pause(Duration.ofMillis(100));
+    }
+  }
+
+  private static void sync() throws Exception {
+    ProcessRunner.run(List.of("sync"), Duration.ofMinutes(5));
+  }
+
+  private static void pause(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static long millis(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+}

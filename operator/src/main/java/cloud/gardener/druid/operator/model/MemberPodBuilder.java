@@ -109,6 +109,7 @@ public final class MemberPodBuilder {
         .withImage(EtcdDefaults.image(etcd, settings))
         .withArgs(AgentArgs.build(etcd))
         .withEnv(downwardEnv())
+        .addToEnv(MemberJvm.env(etcd))
         .addNewPort().withName("client").withContainerPort(EtcdDefaults.clientPort(etcd)).endPort()
         .addNewPort().withName("peer").withContainerPort(EtcdDefaults.peerPort(etcd)).endPort()
         .addNewPort().withName("agent").withContainerPort(EtcdDefaults.agentPort(etcd)).endPort()

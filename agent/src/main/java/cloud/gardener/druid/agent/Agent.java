@@ -23,7 +23,7 @@ import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
-import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.LazySnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
 import java.io.IOException;
@@ -76,8 +76,7 @@ public final class Agent implements AutoCloseable {
   public Agent(AgentConfig config, Redirect etcdOutput) throws IOException {
     this.config = config;
     this.etcdOutput = etcdOutput;
-    this.store = config.store().isPresent()
-        ? Optional.of(SnapshotStores.open(config.store().get())) : Optional.empty();
+    this.store = config.store().<SnapshotStore>map(LazySnapshotStore::new);
   }
 
   public int run() throws Exception {

@@ -200,6 +200,8 @@ public final class AgentFootprintBenchmark {
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=http://" + HOST + ":" + peerPort, work.resolve(name + "/new.etcd"));
     args.addAll(AgentArgs.localStore(store));
+    // a member's default, as upstream's (the operator compresses only when the Etcd asks)
+    args.add("--compress-snapshots=false");
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvm);

@@ -84,6 +84,9 @@ public final class Agent implements AutoCloseable {
     if (plan.isEmpty()) {
       return stopping ? 0 : EXIT_GUARD_MISMATCH;
     }
+    if (plan.get().outcome() == StartPlan.Outcome.RESTORED) {
+      HeapRelease.now();
+    }
     startEtcd(plan.get());
     startServices(plan.get());
     int code = etcd.exit().join();
@@ -162,7 +165,8 @@ public final class Agent implements AutoCloseable {
       peerUrl = new PeerUrlUpdate(config.member());
       peerUrl.afterStart(client);
     }
-    SnapshotListener listener = new SnapshotMetrics(metrics.backupRestore());
+    SnapshotListener listener = new SnapshotMetrics(metrics.backupRestore())
+        .and(new HeapRelease());
     if (config.leases()) {
       leases = LeaseRenewer.start(config, client);
       listener = leases.and(listener);

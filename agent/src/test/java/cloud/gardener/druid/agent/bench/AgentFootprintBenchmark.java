@@ -48,7 +48,8 @@ public final class AgentFootprintBenchmark {
 
   /** A copy of operator/model/MemberJvm's options for the default delta memory limit. */
   static final String MEMBER_JVM_OPTIONS = "-XX:+UseSerialGC -Xss512k -Xms8m -Xmx148m"
-      + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=96m"
+      + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps"
+      + " -XX:MaxMetaspaceSize=96m"
       + " -XX:ReservedCodeCacheSize=48m -XX:CICompilerCount=2 -XX:TrimNativeHeapInterval=5000"
       + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
   private static final String HOST = "127.0.0.1";

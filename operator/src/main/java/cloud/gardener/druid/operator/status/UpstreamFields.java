@@ -2,11 +2,9 @@ package cloud.gardener.druid.operator.status;
 
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
-import cloud.gardener.druid.api.v1alpha1.BboltFreelistType;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
-import cloud.gardener.druid.api.v1alpha1.MetricsLevel;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import java.time.Duration;
@@ -72,13 +70,6 @@ public final class UpstreamFields {
     if (Boolean.FALSE.equals(ec.getEnableGRPCGateway())) {
       ignored.add(new Ignored("spec.etcd.enableGRPCGateway", "etcd always serves its gRPC"
           + " gateway"));
-    }
-    if (ec.getMetrics() == MetricsLevel.EXTENSIVE) {
-      ignored.add(new Ignored("spec.etcd.metrics", "etcd serves its basic metrics"));
-    }
-    if (ec.getBackendBboltFreelistType() == BboltFreelistType.ARRAY) {
-      ignored.add(new Ignored("spec.etcd.backendBboltFreelistType", "etcd uses its default"
-          + " freelist type, map"));
     }
     if (ec.getHeartbeatDuration() != null && !renewsEvery10s(ec.getHeartbeatDuration())) {
       ignored.add(new Ignored("spec.etcd.heartbeatDuration", "member leases are renewed every"

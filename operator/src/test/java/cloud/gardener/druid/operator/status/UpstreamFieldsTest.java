@@ -87,7 +87,6 @@ class UpstreamFieldsTest {
 
     assertThat(fields(etcd)).containsExactly("spec.selector", "spec.etcd.image",
         "spec.etcd.wrapperPort", "spec.etcd.authSecretRef", "spec.etcd.enableGRPCGateway",
-        "spec.etcd.metrics", "spec.etcd.backendBboltFreelistType",
         "spec.etcd.heartbeatDuration", "spec.etcd.additionalAdvertisePeerURLs",
         "spec.etcd.etcdDefragTimeout", "spec.backup.image",
         "spec.backup.resources", "spec.backup.enableProfiling",

@@ -2,17 +2,17 @@ package cloud.gardener.druid.agent.copy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.agent.AgentCommand;
 import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
-import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
+import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.testing.EmulatorStores;
+import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.testenv.emulators.AzuriteServer;
 import cloud.gardener.druid.testenv.emulators.FakeGcsServer;
-import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -3,13 +3,13 @@ package cloud.gardener.druid.agent.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.testing.EmulatorStores;
+import cloud.gardener.druid.testenv.emulators.AzuriteServer;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.sas.BlobContainerSasPermission;
 import com.azure.storage.blob.sas.BlobServiceSasSignatureValues;
 import com.azure.storage.common.StorageSharedKeyCredential;
-import cloud.gardener.druid.testenv.emulators.AzuriteServer;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

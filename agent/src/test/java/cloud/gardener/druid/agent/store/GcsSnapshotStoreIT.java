@@ -1,7 +1,7 @@
 package cloud.gardener.druid.agent.store;
 
-import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.testenv.emulators.FakeGcsServer;
 import java.net.URI;
 import java.nio.file.Path;

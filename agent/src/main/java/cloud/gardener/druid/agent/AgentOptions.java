@@ -107,6 +107,14 @@ public final class AgentOptions {
           + " count (revision). Default: etcd's.")
   String autoCompactionRetention;
 
+  @Option(names = "--etcd-metrics", paramLabel = "basic|extensive",
+      description = "etcd's --metrics level. Default: etcd's (basic).")
+  String etcdMetrics;
+
+  @Option(names = "--backend-bbolt-freelist-type", paramLabel = "map|array",
+      description = "etcd's bbolt freelist type. Default: etcd's (map).")
+  String freelistType;
+
   @Option(names = "--client-tls-dir", paramLabel = "DIR", description = "Directory with"
       + " ca.crt, tls.crt, tls.key for etcd's client URLs (also used by the agent to"
       + " connect). Default: plain HTTP.")
@@ -234,7 +242,9 @@ public final class AgentOptions {
     EtcdTuning tuning = new EtcdTuning(etcdBinDir, bytes(quota), snapshotCount,
         (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),
-        Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention));
+        Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention),
+        oneOf("--etcd-metrics", etcdMetrics, "basic", "extensive"),
+        oneOf("--backend-bbolt-freelist-type", freelistType, "map", "array"));
     SnapshotPolicy policy = new SnapshotPolicy(CronSchedule.parse(fullSchedule),
         GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compression(),
         gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration(), deltaRetention());
@@ -336,4 +346,12 @@ public final class AgentOptions {
     return Quantities.bytesLong(new Quantity(quantity));
   }
 
+
+  private static Optional<String> oneOf(String option, String value, String... allowed) {
+    if (value != null && !java.util.List.of(allowed).contains(value)) {
+      throw new IllegalArgumentException(option + " must be one of "
+          + String.join(", ", allowed) + ", not " + value);
+    }
+    return Optional.ofNullable(value);
+  }
 }

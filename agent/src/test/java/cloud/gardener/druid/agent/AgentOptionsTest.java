@@ -46,6 +46,19 @@ class AgentOptionsTest {
   }
 
   @Test
+  void etcdMetricsAndFreelistTypeAreEtcdsValuesOrEtcdsDefaults() {
+    AgentConfig unset = parse("--name=etcd-main-0");
+    assertThat(unset.etcd().metrics()).isEmpty();
+    assertThat(unset.etcd().bboltFreelistType()).isEmpty();
+    AgentConfig set = parse("--name=etcd-main-0", "--etcd-metrics=extensive",
+        "--backend-bbolt-freelist-type=array");
+    assertThat(set.etcd().metrics()).hasValue("extensive");
+    assertThat(set.etcd().bboltFreelistType()).hasValue("array");
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--etcd-metrics=all"))
+        .hasMessageContaining("--etcd-metrics must be one of basic, extensive, not all");
+  }
+
+  @Test
   void derivesTheClusterFromReplicasAndThePeerServiceDnsNames() {
     AgentConfig config = parse("--name=etcd-main-1", "--namespace=shoot", "--pod-ip=10.0.0.7",
         "--replicas=3");

@@ -11,6 +11,8 @@ public final class ConditionTypes {
   public static final String CLUSTER_ID_MISMATCH = "ClusterIDMismatch";
   /** Addition: no volume change is pending. */
   public static final String VOLUMES_UP_TO_DATE = "VolumesUpToDate";
+  /** Addition: present (True) while the spec sets upstream fields this operator ignores. */
+  public static final String UPSTREAM_FIELDS_IGNORED = "UpstreamFieldsIgnored";
 
   public static final String TRUE = "True";
   public static final String FALSE = "False";

@@ -11,7 +11,9 @@ public record EtcdTuning(
     int heartbeatIntervalMillis,
     int electionTimeoutMillis,
     Optional<String> autoCompactionMode,
-    Optional<String> autoCompactionRetention) {
+    Optional<String> autoCompactionRetention,
+    Optional<String> metrics,
+    Optional<String> bboltFreelistType) {
 
   public Path etcd() {
     return binDir.resolve("etcd");

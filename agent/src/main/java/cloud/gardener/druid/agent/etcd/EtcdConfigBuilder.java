@@ -40,6 +40,8 @@ public final class EtcdConfigBuilder {
     c.put("enable-grpc-gateway", "true");
     tuning.autoCompactionMode().ifPresent(m -> c.put("auto-compaction-mode", m));
     tuning.autoCompactionRetention().ifPresent(r -> c.put("auto-compaction-retention", r));
+    tuning.metrics().ifPresent(m -> c.put("metrics", m));
+    tuning.bboltFreelistType().ifPresent(t -> c.put("backend-bbolt-freelist-type", t));
     member.clientTls().ifPresent(tls -> putTls(c, "", tls));
     member.peerTls().ifPresent(tls -> putTls(c, "peer-", tls));
     if (member.peerTls().isPresent() && member.peerSkipClientSanVerification()) {

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cloud.gardener.druid.agent.AgentCommand;
 import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
-import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
+import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
-import cloud.gardener.druid.agent.testing.AzuriteServer;
-import cloud.gardener.druid.agent.testing.FakeGcsServer;
+import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
+import cloud.gardener.druid.testenv.emulators.AzuriteServer;
+import cloud.gardener.druid.testenv.emulators.FakeGcsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -55,8 +56,9 @@ class CrossProviderCopyIT {
     s3 = new S3ProxyServer(work.resolve("s3"));
     s3.createBucket("s3-backups");
     abs = new AzuriteServer(work.resolve("abs"));
-    abs.createContainer("abs-backups");
-    try (SnapshotStore source = SnapshotStores.open(gcs.storeConfig("gcs-backups", PREFIX))) {
+    EmulatorStores.createContainer(abs, "abs-backups");
+    try (SnapshotStore source =
+        SnapshotStores.open(EmulatorStores.gcs(gcs, "gcs-backups", PREFIX))) {
       put(source, Snapshot.full(0, 5, T0, Compression.GZIP, false), 9 * 1024 * 1024 + 3);
       put(source, Snapshot.delta(6, 50, T0.plusSeconds(20), Compression.GZIP), 4096);
       put(source, Snapshot.full(0, 60, T0.plusSeconds(3600), Compression.GZIP, false), 70_000);
@@ -109,9 +111,9 @@ class CrossProviderCopyIT {
 
   @Test
   void copiesFromGcsToS3ToAzureToLocal() throws Exception {
-    StoreConfig fromGcs = gcs.storeConfig("gcs-backups", PREFIX);
+    StoreConfig fromGcs = EmulatorStores.gcs(gcs, "gcs-backups", PREFIX);
     StoreConfig inS3 = s3.storeConfig("s3-backups", PREFIX);
-    StoreConfig inAbs = abs.storeConfig("abs-backups", PREFIX);
+    StoreConfig inAbs = EmulatorStores.abs(abs, "abs-backups", PREFIX);
     StoreConfig inLocal = new StoreConfig(StoreConfig.Provider.Local,
         work.resolve("local").toString(), PREFIX, java.util.Optional.empty(),
         java.util.Optional.empty());

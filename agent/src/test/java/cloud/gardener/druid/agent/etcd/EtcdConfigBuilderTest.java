@@ -24,7 +24,8 @@ class EtcdConfigBuilderTest {
   }
 
   private static final EtcdTuning TUNING = new EtcdTuning(Path.of("/usr/local/bin"),
-      8L << 30, 75000, 100, 1000, Optional.of("periodic"), Optional.of("30m"));
+      8L << 30, 75000, 100, 1000, Optional.of("periodic"), Optional.of("30m"),
+      Optional.of("extensive"), Optional.of("array"));
 
   @Test
   void listensOnThePodAddressAndAdvertisesThePodDnsName() {
@@ -45,6 +46,8 @@ class EtcdConfigBuilderTest {
         .containsEntry("quota-backend-bytes", "8589934592")
         .containsEntry("auto-compaction-mode", "periodic")
         .containsEntry("auto-compaction-retention", "30m")
+        .containsEntry("metrics", "extensive")
+        .containsEntry("backend-bbolt-freelist-type", "array")
         .doesNotContainKey("cert-file");
   }
 

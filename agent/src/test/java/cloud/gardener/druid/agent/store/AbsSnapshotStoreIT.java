@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.testing.EmulatorStores;
+import cloud.gardener.druid.testenv.emulators.AzuriteServer;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.sas.BlobContainerSasPermission;
 import com.azure.storage.blob.sas.BlobServiceSasSignatureValues;
 import com.azure.storage.common.StorageSharedKeyCredential;
-import cloud.gardener.druid.agent.testing.AzuriteServer;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,8 +43,8 @@ class AbsSnapshotStoreIT extends SnapshotStoreContract {
   @Override
   StoreConfig freshStore() throws Exception {
     bucket = "backups-" + (++bucketCounter);
-    abs.createContainer(bucket);
-    return abs.storeConfig(bucket, "shoot--dev--etcd");
+    EmulatorStores.createContainer(abs, bucket);
+    return EmulatorStores.abs(abs, bucket, "shoot--dev--etcd");
   }
 
   /** Nothing listens on port 1. */

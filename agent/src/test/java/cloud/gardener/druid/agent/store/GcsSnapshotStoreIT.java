@@ -1,7 +1,8 @@
 package cloud.gardener.druid.agent.store;
 
 import cloud.gardener.druid.agent.config.StoreConfig;
-import cloud.gardener.druid.agent.testing.FakeGcsServer;
+import cloud.gardener.druid.agent.testing.EmulatorStores;
+import cloud.gardener.druid.testenv.emulators.FakeGcsServer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -32,7 +33,7 @@ class GcsSnapshotStoreIT extends SnapshotStoreContract {
   StoreConfig freshStore() throws Exception {
     bucket = "backups-" + (++bucketCounter);
     gcs.createBucket(bucket);
-    return gcs.storeConfig(bucket, "shoot--dev--etcd");
+    return EmulatorStores.gcs(gcs, bucket, "shoot--dev--etcd");
   }
 
   /** Nothing listens on port 1. */

@@ -61,6 +61,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final boolean autoReconcile;
   private final Clock clock;
   private final VolumeEvents volumeEvents;
+  private final UpstreamFieldEvents upstreamFieldEvents;
   private final OperatorSettings settings;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
@@ -78,6 +79,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.autoReconcile = autoReconcile;
     this.clock = clock;
     this.volumeEvents = new VolumeEvents(events);
+    this.upstreamFieldEvents = new UpstreamFieldEvents(events);
     this.settings = settings;
   }
 
@@ -104,6 +106,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         after, desired, e.getStatus(), observedGeneration, op.lastOperation(), op.errors(),
         volumeOperation)).getStatus();
     volumeEvents.announce(etcd, status);
+    upstreamFieldEvents.announce(etcd, status);
     boolean done = step.map(Step::action).filter(RolloutAction.Done.class::isInstance).isPresent();
     if (done && SpecGate.hasReconcileAnnotation(etcd)) {
       removeReconcileAnnotation(etcd);

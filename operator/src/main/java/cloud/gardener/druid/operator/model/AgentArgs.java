@@ -55,6 +55,13 @@ public final class AgentArgs {
     if (shared != null && shared.getAutoCompactionRetention() != null) {
       add(args, "auto-compaction-retention", shared.getAutoCompactionRetention());
     }
+    if (ec.getMetrics() != null) {
+      add(args, "etcd-metrics", ec.getMetrics().name().toLowerCase(Locale.ROOT));
+    }
+    if (ec.getBackendBboltFreelistType() != null) {
+      add(args, "backend-bbolt-freelist-type",
+          ec.getBackendBboltFreelistType().name().toLowerCase(Locale.ROOT));
+    }
     if (EtcdDefaults.clientTls(etcd)) {
       add(args, "client-tls-dir", MemberLayout.CLIENT_TLS_DIR);
     }

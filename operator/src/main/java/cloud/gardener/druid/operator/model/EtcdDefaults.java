@@ -9,6 +9,8 @@ import java.util.Optional;
 /** The upstream defaults, applied when a field is absent (never written back to the spec). */
 public final class EtcdDefaults {
 
+  /** The repository name of this operator's image, whatever the registry. */
+  public static final String MEMBER_IMAGE_NAME = "etcd-druid-jvm";
   public static final int CLIENT_PORT = 2379;
   public static final int PEER_PORT = 2380;
   public static final int AGENT_PORT = 8080;
@@ -70,9 +72,29 @@ public final class EtcdDefaults {
     return backup(etcd).getStore() != null;
   }
 
+  /**
+   * The member image: {@code spec.backup.image} when it names this operator's image (any
+   * registry, tag or digest), else the operator's. Upstream's manifests set it to an
+   * etcd-backup-restore image, which cannot run the agent; such a value is reported as ignored
+   * (status UpstreamFields).
+   */
   public static String image(Etcd etcd, OperatorSettings settings) {
     String image = backup(etcd).getImage();
-    return image == null || image.isEmpty() ? settings.defaultImage() : image;
+    return isMemberImage(image) ? image : settings.defaultImage();
+  }
+
+  /** Whether {@code image} is an image of this operator: repository name etcd-druid-jvm. */
+  public static boolean isMemberImage(String image) {
+    if (image == null || image.isBlank()) {
+      return false;
+    }
+    String repository = image.contains("@") ? image.substring(0, image.indexOf('@')) : image;
+    int slash = repository.lastIndexOf('/');
+    int colon = repository.lastIndexOf(':');
+    if (colon > slash) {
+      repository = repository.substring(0, colon);
+    }
+    return repository.substring(repository.lastIndexOf('/') + 1).equals(MEMBER_IMAGE_NAME);
   }
 
   public static boolean deleteVolumesOnHibernation(Etcd etcd) {

@@ -42,6 +42,7 @@ final class ConditionComputer {
     conditions.add(dataVolumesReady(s));
     conditions.add(clusterIdMismatch(s));
     conditions.add(volumesUpToDate(s, desired, VolumeChanges.of(s, desired), volumeOperation));
+    UpstreamFields.condition(s.etcd()).ifPresent(conditions::add);
     return conditions;
   }
 

@@ -55,6 +55,12 @@ final class ItSupport {
    */
   static void createEtcdWithVolumes(KubernetesClient client, TestNamespace ns, String name,
       int replicas, String storageClass) throws Exception {
+    createEtcdWithVolumes(client, ns, name, replicas, storageClass, etcd -> { });
+  }
+
+  /** As above, with {@code customize} applied last (e.g. another backup store). */
+  static void createEtcdWithVolumes(KubernetesClient client, TestNamespace ns, String name,
+      int replicas, String storageClass, Consumer<Etcd> customize) throws Exception {
     Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName(name);
     etcd.getSpec().setReplicas(replicas);
@@ -65,6 +71,7 @@ final class ItSupport {
     Map<String, String> labels = new HashMap<>(etcd.getSpec().getLabels());
     labels.put("app", name);
     etcd.getSpec().setLabels(labels);
+    customize.accept(etcd);
     client.resource(etcd).create();
   }
 

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Upstream's sample Etcd (examples/etcd-upstream-sample.yaml, gardener/etcd-druid's
  * examples/etcd/druid_v1alpha1_etcd.yaml field for field) applied unchanged becomes a ready
- * 3-member cluster. It references no Secret and no store, so nothing else is created.
+ * 3-member cluster. It references no Secret and no store, so nothing else is created. The
+ * upstream fields it sets that this operator does not act on are reported (a condition and a
+ * Warning event), not dropped silently.
  */
 @WithOperator
 class UpstreamSampleIT {
@@ -33,6 +35,19 @@ class UpstreamSampleIT {
         .anySatisfy(c -> {
           assertThat(c.getType()).isEqualTo(ConditionTypes.READY);
           assertThat(c.getStatus()).isEqualTo(ConditionTypes.TRUE);
+        });
+    assertThat(ready.getStatus().getConditions()).as("the sample's fields this operator ignores")
+        .anySatisfy(c -> {
+          assertThat(c.getType()).isEqualTo(ConditionTypes.UPSTREAM_FIELDS_IGNORED);
+          assertThat(c.getStatus()).isEqualTo(ConditionTypes.TRUE);
+          assertThat(c.getMessage()).contains("spec.backup.resources: members have one container",
+              "spec.backup.leaderElection: ");
+        });
+    assertThat(ItSupport.events(client, "Etcd", "etcd-test")).as("a Warning event about them")
+        .filteredOn(e -> "UpstreamFieldsIgnored".equals(e.getReason()))
+        .isNotEmpty().allSatisfy(e -> {
+          assertThat(e.getType()).isEqualTo("Warning");
+          assertThat(e.getMessage()).contains("spec.backup.resources", "spec.backup.leaderElection");
         });
     assertThat(ready.getStatus().getMembers()).hasSize(3)
         .extracting(m -> m.getRole()).containsOnlyOnce("Leader");

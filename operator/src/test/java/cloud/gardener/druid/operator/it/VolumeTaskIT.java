@@ -2,17 +2,13 @@ package cloud.gardener.druid.operator.it;
 
 import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
 import static cloud.gardener.druid.operator.it.ItSupport.awaitTaskState;
-import static cloud.gardener.druid.operator.it.ItSupport.condition;
 import static cloud.gardener.druid.operator.it.ItSupport.createEtcdWithVolumes;
 import static cloud.gardener.druid.operator.it.ItSupport.createTask;
 import static cloud.gardener.druid.operator.it.ItSupport.etcd;
 import static cloud.gardener.druid.operator.it.ItSupport.pods;
-import static cloud.gardener.druid.operator.it.ItSupport.pvcs;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
-import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
 import cloud.gardener.druid.api.v1alpha1.ReplaceMemberVolumeConfig;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
@@ -25,7 +21,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -54,7 +49,7 @@ class VolumeTaskIT {
   @Order(1)
   void replaceMemberVolumeBringsACorruptedMemberBackInSyncWithoutRestartingTheOthers(
       KubernetesClient client) throws Exception {
-    put(client, "/replace/", 100);
+    QuorumLossRecovery.put(client, "tasks", "/replace/", 100);
     Pod follower = pods(client, "tasks").stream()
         .filter(p -> !isLeader(client, p)).findFirst().orElseThrow();
     String name = follower.getMetadata().getName();
@@ -96,52 +91,12 @@ class VolumeTaskIT {
   @Order(2)
   void recoverFromQuorumLossRestoresEveryKeyUpToTheLastDeltaSnapshot(KubernetesClient client)
       throws Exception {
-    long revision = put(client, "/quorum/", 200);
-    await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() ->
-        Long.parseLong(client.leases().withName("tasks-delta-snap").get().getSpec()
-            .getHolderIdentity()) >= revision);
-
-    for (String member : List.of("tasks-1", "tasks-2")) {
-      client.pods().withName(member).withGracePeriod(0).delete();
-      client.persistentVolumeClaims().withName("tasks-" + member).delete();
-    }
-    await().atMost(Duration.ofMinutes(1)).ignoreExceptions().until(() -> "False".equals(
-        condition(client, "tasks", "Ready").getStatus())
-        || pvcs(client, "tasks").stream()
-            .noneMatch(p -> p.getMetadata().getName().endsWith("-1")
-                && p.getMetadata().getDeletionTimestamp() != null));
-
-    createTask(client, "recover", "tasks", c -> {
-      RecoverFromQuorumLossConfig r = new RecoverFromQuorumLossConfig();
-      r.setSource(RecoverFromQuorumLossConfig.Source.STORE);
-      c.setRecoverFromQuorumLoss(r);
-    }, null);
-    awaitTaskState(client, "recover", "Succeeded");
-    awaitRolloutComplete(client, "tasks");
-
-    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
-        etcd(client, "tasks")))) {
-      for (int i = 0; i < 200; i++) {
-        assertThat(EtcdClients.get(c.getKVClient(), "/quorum/" + i)).isEqualTo("v" + i);
-      }
-      for (int i = 0; i < 100; i++) {
-        assertThat(EtcdClients.get(c.getKVClient(), "/replace/" + i)).isEqualTo("v" + i);
-      }
-      assertThat(c.getClusterClient().listMember().get().getMembers())
-          .hasSize(3).noneMatch(m -> m.isLearner());
-    }
-  }
-
-  private static long put(KubernetesClient client, String prefix, int count) throws Exception {
-    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
-        etcd(client, "tasks")))) {
-      long revision = 0;
-      for (int i = 0; i < count; i++) {
-        revision = c.getKVClient().put(EtcdClients.bytes(prefix + i), EtcdClients.bytes("v" + i))
-            .get().getHeader().getRevision();
-      }
-      return revision;
-    }
+    long revision = QuorumLossRecovery.put(client, "tasks", "/quorum/", 200);
+    QuorumLossRecovery.awaitDeltaSnapshot(client, "tasks", revision);
+    QuorumLossRecovery.lose(client, "tasks", List.of("tasks-1", "tasks-2"));
+    QuorumLossRecovery.recover(client, "tasks", "recover");
+    QuorumLossRecovery.assertKeys(client, "tasks", "/quorum/", 200, 3);
+    QuorumLossRecovery.assertKeys(client, "tasks", "/replace/", 100, 3);
   }
 
   private static boolean isLeader(KubernetesClient client, Pod pod) {

@@ -3,8 +3,10 @@ package cloud.gardener.druid.operator.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.BboltFreelistType;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
+import cloud.gardener.druid.api.v1alpha1.MetricsLevel;
 import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
 import cloud.gardener.druid.operator.testing.Etcds;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -34,6 +36,33 @@ class MemberPodBuilderTest {
         .satisfies(o -> assertThat(o.getController()).isTrue());
     assertThat(pod.getSpec().getContainers().get(0).getArgs()).first().isEqualTo("agent");
     assertThat(pod.getSpec().getContainers().get(0).getArgs()).contains("--replicas=3");
+  }
+
+  @Test
+  void etcdMetricsAndFreelistTypeReachEtcdThroughTheAgentOnlyWhenSet() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getArgs()).noneMatch(a -> a.startsWith("--etcd-metrics=")
+            || a.startsWith("--backend-bbolt-freelist-type="));
+
+    etcd.getSpec().getEtcd().setMetrics(MetricsLevel.EXTENSIVE);
+    etcd.getSpec().getEtcd().setBackendBboltFreelistType(BboltFreelistType.ARRAY);
+
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getArgs()).contains("--etcd-metrics=extensive", "--backend-bbolt-freelist-type=array");
+  }
+
+  @Test
+  void anUpstreamBackupImageIsNotTheMemberImage() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    etcd.getSpec().getBackup()
+        .setImage("europe-docker.pkg.dev/gardener-project/public/gardener/etcdbrctl:v0.30.1");
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getImage()).isEqualTo(settings.defaultImage());
+
+    etcd.getSpec().getBackup().setImage("registry.example/etcd-druid-jvm:0.2.0");
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getImage()).isEqualTo("registry.example/etcd-druid-jvm:0.2.0");
   }
 
   @Test

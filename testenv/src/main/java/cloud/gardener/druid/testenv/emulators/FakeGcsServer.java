@@ -1,8 +1,8 @@
-package cloud.gardener.druid.agent.testing;
+package cloud.gardener.druid.testenv.emulators;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.testenv.controlplane.FreePorts;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,7 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * fake-gcs-server (a Google Cloud Storage emulator, built from the Go module proxy by
@@ -28,20 +28,33 @@ public final class FakeGcsServer implements AutoCloseable {
 
   public FakeGcsServer(Path workDir) throws IOException {
     Path bin = EmulatorProcess.install("fake-gcs-server/build.sh").resolve("fake-gcs-server");
-    port = FreePorts.on("127.0.0.1");
+    port = FreePorts.next();
     String url = "http://127.0.0.1:" + port;
     process = EmulatorProcess.start(List.of(bin.toString(), "-scheme", "http",
         "-host", "127.0.0.1", "-port", String.valueOf(port), "-backend", "memory",
         "-external-url", url, "-public-host", "127.0.0.1:" + port, "-log-level", "warn"),
         EmulatorProcess.logFile("fake-gcs-server"), port);
     secretDir = Files.createDirectories(workDir.resolve("gcs-secret"));
-    Files.writeString(secretDir.resolve("serviceaccount.json"),
-        "{\"type\":\"service_account\",\"project_id\":\"" + PROJECT + "\"}");
+    secret().forEach((key, value) -> write(secretDir.resolve(key), value));
   }
 
-  /** As upstream's flag takes it: {@code http://host:port/storage/v1/}. */
+  private static void write(Path file, String value) {
+    try {
+      Files.writeString(file, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** As upstream's flag and secret key take it: {@code http://host:port/storage/v1/}. */
   public URI endpoint() {
     return URI.create("http://127.0.0.1:" + port + "/storage/v1/");
+  }
+
+  /** The keys of a store secret for this emulator, as upstream's GCS secret carries them. */
+  public Map<String, String> secret() {
+    return Map.of("serviceaccount.json",
+        "{\"type\":\"service_account\",\"project_id\":\"" + PROJECT + "\"}");
   }
 
   /** Creates a bucket through the JSON API. */
@@ -57,13 +70,9 @@ public final class FakeGcsServer implements AutoCloseable {
     }
   }
 
+  /** The {@link #secret()} as one file per key. */
   public Path secretDir() {
     return secretDir;
-  }
-
-  public StoreConfig storeConfig(String bucket, String prefix) {
-    return new StoreConfig(StoreConfig.Provider.GCS, bucket, prefix, Optional.of(endpoint()),
-        Optional.of(secretDir));
   }
 
   @Override

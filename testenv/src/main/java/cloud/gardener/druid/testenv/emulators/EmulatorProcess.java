@@ -1,16 +1,16 @@
-package cloud.gardener.druid.agent.testing;
+package cloud.gardener.druid.testenv.emulators;
 
+import cloud.gardener.druid.testenv.process.BuildScript;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 
 /**
  * A store emulator (fake-gcs-server, Azurite) as a child process on 127.0.0.1, built or
@@ -18,6 +18,9 @@ import org.awaitility.Awaitility;
  * prints the program last). Its output goes to a log file named in failures.
  */
 final class EmulatorProcess implements AutoCloseable {
+
+  /** How long an emulator may take to listen on a loaded machine. */
+  private static final Duration STARTUP = Duration.ofMinutes(2);
 
   private final Process process;
   private final Path log;
@@ -30,22 +33,8 @@ final class EmulatorProcess implements AutoCloseable {
   /** Runs {@code testenv/emulators/<script>} and returns the path it prints last. */
   static Path install(String script) {
     Path root = Paths.get(System.getProperty("druid.repoRoot", "..")).toAbsolutePath();
-    Path path = root.resolve("testenv/emulators").resolve(script);
-    try {
-      Process p = new ProcessBuilder("bash", path.toString())
-          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(40, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        throw new IllegalStateException(path + " failed");
-      }
-      List<String> lines = out.lines().filter(l -> !l.isBlank()).toList();
-      return Paths.get(lines.get(lines.size() - 1).trim());
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + path, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return BuildScript.run(root.resolve("testenv/emulators").resolve(script), List.of(),
+        System.err::println);
   }
 
   /** A new log file under {@code target/it-logs/}, kept after the test. */
@@ -55,25 +44,41 @@ final class EmulatorProcess implements AutoCloseable {
   }
 
   /** Starts {@code command} and waits until 127.0.0.1:{@code port} accepts connections. */
-  static EmulatorProcess start(List<String> command, Path log, int port) throws IOException {
-    Files.createDirectories(log.getParent());
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
-    EmulatorProcess emulator = new EmulatorProcess(process, log);
+  static EmulatorProcess start(List<String> command, Path log, int port) {
     try {
-      Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-          .until(() -> {
-            if (!process.isAlive()) {
-              throw new IllegalStateException(command.get(0) + " exited with "
-                  + process.exitValue() + "; its log: " + log);
-            }
-            return accepts(port);
-          });
-    } catch (RuntimeException e) {
-      emulator.close();
-      throw e;
+      Process process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start();
+      EmulatorProcess emulator = new EmulatorProcess(process, log);
+      try {
+        emulator.awaitListening(command.get(0), port);
+      } catch (RuntimeException e) {
+        emulator.close();
+        throw e;
+      }
+      return emulator;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + command.get(0), e);
     }
-    return emulator;
+  }
+
+  private void awaitListening(String program, int port) {
+    long deadline = System.nanoTime() + STARTUP.toNanos();
+    while (!accepts(port)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(program + " exited with " + process.exitValue()
+            + "; its log: " + log);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(program + " did not listen on 127.0.0.1:" + port
+            + " within " + STARTUP + "; its log: " + log);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while starting " + program, e);
+      }
+    }
   }
 
   private static boolean accepts(int port) {
@@ -83,10 +88,6 @@ final class EmulatorProcess implements AutoCloseable {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  Path log() {
-    return log;
   }
 
   @Override

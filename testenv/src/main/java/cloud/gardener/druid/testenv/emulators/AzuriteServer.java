@@ -1,21 +1,20 @@
-package cloud.gardener.druid.agent.testing;
+package cloud.gardener.druid.testenv.emulators;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
-import cloud.gardener.druid.agent.util.FreePorts;
-import com.azure.storage.blob.BlobServiceClientBuilder;
-import com.azure.storage.common.StorageSharedKeyCredential;
+import cloud.gardener.druid.testenv.controlplane.FreePorts;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * Azurite's Blob service (the Azure Storage emulator, installed from npm by
  * {@code testenv/emulators/azurite/install.sh}) on a free 127.0.0.1 port, keeping blobs in
  * memory. Writes a store secret as upstream's carries it ({@code storageAccount},
- * {@code storageKey}) for Azurite's development account.
+ * {@code storageKey}) for Azurite's development account. Containers are created with the
+ * Azure SDK by the tests that have it ({@link #ACCOUNT}, {@link #KEY}, {@link #endpoint()}).
  */
 public final class AzuriteServer implements AutoCloseable {
 
@@ -30,13 +29,18 @@ public final class AzuriteServer implements AutoCloseable {
 
   public AzuriteServer(Path workDir) throws IOException {
     Path launcher = EmulatorProcess.install("azurite/install.sh");
-    port = FreePorts.on("127.0.0.1");
+    port = FreePorts.next();
     process = EmulatorProcess.start(List.of(launcher.toString(), "--blobHost", "127.0.0.1",
         "--blobPort", String.valueOf(port), "--inMemoryPersistence", "--skipApiVersionCheck",
         "--silent"), EmulatorProcess.logFile("azurite"), port);
     secretDir = Files.createDirectories(workDir.resolve("abs-secret"));
-    Files.writeString(secretDir.resolve("storageAccount"), ACCOUNT);
-    Files.writeString(secretDir.resolve("storageKey"), KEY);
+    secret().forEach((key, value) -> {
+      try {
+        Files.writeString(secretDir.resolve(key), value);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
   }
 
   /** As upstream's flag takes it: {@code http://host:port/<account>}. */
@@ -44,19 +48,14 @@ public final class AzuriteServer implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + port + "/" + ACCOUNT);
   }
 
+  /** The keys of a store secret for this emulator, as upstream's ABS secret carries them. */
+  public Map<String, String> secret() {
+    return Map.of("storageAccount", ACCOUNT, "storageKey", KEY);
+  }
+
+  /** The {@link #secret()} as one file per key. */
   public Path secretDir() {
     return secretDir;
-  }
-
-  public void createContainer(String container) {
-    new BlobServiceClientBuilder().endpoint(endpoint().toString())
-        .credential(new StorageSharedKeyCredential(ACCOUNT, KEY)).buildClient()
-        .createBlobContainer(container);
-  }
-
-  public StoreConfig storeConfig(String container, String prefix) {
-    return new StoreConfig(StoreConfig.Provider.ABS, container, prefix,
-        Optional.of(endpoint()), Optional.of(secretDir));
   }
 
   @Override

@@ -1,0 +1,49 @@
+package cloud.gardener.druid.operator.task;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks {@code source} how far a blocking call is, every interval on its own daemon thread,
+ * and hands each answer to {@code sink}, until closed (when the call returned).
+ */
+final class ProgressPoller implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProgressPoller.class);
+
+  private final Thread thread;
+
+  private ProgressPoller(Thread thread) {
+    this.thread = thread;
+  }
+
+  static ProgressPoller start(Supplier<Optional<String>> source, Consumer<String> sink,
+      Duration every) {
+    Thread thread = new Thread(() -> {
+      try {
+        while (!Thread.currentThread().isInterrupted()) {
+          Thread.sleep(every.toMillis());
+          try {
+            source.get().ifPresent(sink);
+          } catch (RuntimeException e) {
+            LOG.debug("progress not read: {}", e.toString());
+          }
+        }
+      } catch (InterruptedException e) {
+        // closed
+      }
+    }, "ops-task-progress");
+    thread.setDaemon(true);
+    thread.start();
+    return new ProgressPoller(thread);
+  }
+
+  @Override
+  public void close() {
+    thread.interrupt();
+  }
+}

@@ -8,12 +8,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks {@code source} how far a blocking call is, every interval on its own daemon thread,
- * and hands each answer to {@code sink}, until closed (when the call returned).
+ * Asks {@code source} how far a blocking call is, soon after it started ({@link #FIRST}) and
+ * then every interval, on its own daemon thread, and hands each answer to {@code sink}, until
+ * closed (when the call returned).
  */
 final class ProgressPoller implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ProgressPoller.class);
+
+  /** The first ask: a call of a few seconds shows progress once. */
+  static final Duration FIRST = Duration.ofMillis(500);
 
   private final Thread thread;
 
@@ -25,8 +29,10 @@ final class ProgressPoller implements AutoCloseable {
       Duration every) {
     Thread thread = new Thread(() -> {
       try {
+        Duration pause = FIRST.compareTo(every) < 0 ? FIRST : every;
         while (!Thread.currentThread().isInterrupted()) {
-          Thread.sleep(every.toMillis());
+          Thread.sleep(pause.toMillis());
+          pause = every;
           try {
             source.get().ifPresent(sink);
           } catch (RuntimeException e) {

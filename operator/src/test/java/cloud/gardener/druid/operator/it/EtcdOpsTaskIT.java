@@ -251,7 +251,7 @@ class EtcdOpsTaskIT {
     }
   }
 
-  static final int LARGE_MIB = 256;
+  static final int LARGE_MIB = 128;
 
   // ------------------------------------------------------------------ helpers
 

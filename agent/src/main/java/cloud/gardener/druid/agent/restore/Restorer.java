@@ -296,9 +296,15 @@ public final class Restorer {
         return n;
       }
 
+      private long reported;
+
+      /** Reports each MiB (gzip reads 512 bytes at a time). */
       private void advance(long n) {
         read += n;
-        progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), read, size);
+        if (read - reported >= 1 << 20) {
+          reported = read;
+          progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), read, size);
+        }
       }
     };
   }

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How far a restore is, for the agent API's initialisation status and the log: the full
  * snapshot's bytes read of its size in the store, then the deltas replayed of all. Written by
- * the restoring thread, read by the API at any time; logged on each phase change and at most
- * every {@link #LOG_EVERY} within a phase.
+ * the restoring thread, read by the API at any time; logged on each phase change, at its end and
+ * at most every {@link #LOG_EVERY} within a phase.
  */
 public final class RestoreProgress {
 
@@ -59,7 +59,9 @@ public final class RestoreProgress {
     View next = new View(phase, snapshot, done, total);
     view = next;
     Instant now = clock.instant();
-    if (before == null || before.phase() != phase || !now.isBefore(lastLog.plus(LOG_EVERY))) {
+    boolean phaseDone = total > 0 && done == total;
+    if (before == null || before.phase() != phase || phaseDone
+        || !now.isBefore(lastLog.plus(LOG_EVERY))) {
       lastLog = now;
       LOG.info("{}", next.describe());
     }

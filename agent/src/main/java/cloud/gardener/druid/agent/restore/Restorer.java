@@ -301,7 +301,7 @@ public final class Restorer {
       /** Reports each MiB (gzip reads 512 bytes at a time). */
       private void advance(long n) {
         read += n;
-        if (read - reported >= 1 << 20) {
+        if (read - reported >= 1 << 20 || read == size) {
           reported = read;
           progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), read, size);
         }

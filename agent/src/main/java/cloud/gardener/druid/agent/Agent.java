@@ -18,6 +18,7 @@ import cloud.gardener.druid.agent.init.StartPlan;
 import cloud.gardener.druid.agent.lease.LeaseRenewer;
 import cloud.gardener.druid.agent.metrics.AgentMetrics;
 import cloud.gardener.druid.agent.metrics.SnapshotMetrics;
+import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
@@ -62,6 +63,7 @@ public final class Agent implements AutoCloseable {
   private final Optional<SnapshotStore> store;
   private volatile InitStatus initStatus = InitStatus.New;
   private volatile String initError = "";
+  private final RestoreProgress restoreProgress = new RestoreProgress(Clock.systemUTC());
   private volatile Mode requestedMode;
   private volatile Map<String, String> etcdConfig = Map.of();
   private volatile EtcdProcess etcd;
@@ -140,7 +142,8 @@ public final class Agent implements AutoCloseable {
     MemberConfig member = config.member();
     GuardFile guard = new GuardFile(member.namespace(), member.etcdName());
     DataDirValidator validator = new DataDirValidator(config.etcd().etcdutl(), guard);
-    Optional<Restorer> restorer = store.map(s -> new Restorer(s, config.etcd(), member));
+    Optional<Restorer> restorer = store.map(s -> new Restorer(s, config.etcd(), member,
+        restoreProgress));
     return new Initializer(member, validator, guard, store, restorer, metrics.backupRestore());
   }
 
@@ -192,6 +195,11 @@ public final class Agent implements AutoCloseable {
 
   public InitStatus initStatus() {
     return initStatus;
+  }
+
+  /** How far the restore of the initialisation is (or the last one went). */
+  public RestoreProgress restoreProgress() {
+    return restoreProgress;
   }
 
   public String initError() {

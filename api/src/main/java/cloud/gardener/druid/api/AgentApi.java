@@ -13,6 +13,12 @@ public final class AgentApi {
   public static final String SNAPSHOT_FULL = "/snapshot/full";
   public static final String SNAPSHOT_DELTA = "/snapshot/delta";
   public static final String SNAPSHOT_LATEST = "/snapshot/latest";
+  /**
+   * GET: the snapshot being written, or the last one: {@code {"kind": "full"|"delta",
+   * "bytesDone", "bytesTotal" (an estimate, 0 when unknown), "startedAt", "running"}}; 404
+   * before the first.
+   */
+  public static final String SNAPSHOT_PROGRESS = "/snapshot/progress";
   public static final String CONFIG = "/config";
   public static final String METRICS = "/metrics";
   /** GET: this member's view (id, role, revision, raft index, cluster id, learners). */

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.api.ByteSizes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,18 +37,7 @@ final class BackupsReport {
         + snapshots.get(snapshots.size() - 1).endRevision() + "\n";
   }
 
-  /** 512 B, 1.5 KiB, 3.2 MiB, 1.1 GiB. */
   static String bytes(long n) {
-    if (n < 1024) {
-      return n + " B";
-    }
-    String[] units = {"KiB", "MiB", "GiB", "TiB"};
-    double v = n;
-    int u = -1;
-    while (v >= 1024 && u < units.length - 1) {
-      v /= 1024;
-      u++;
-    }
-    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    return ByteSizes.of(n);
   }
 }

@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.copy;
 
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.api.ByteSizes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
@@ -122,7 +123,11 @@ public final class BackupCopier {
     int selected = backups.stream().mapToInt(b -> b.deltas().size() + 1).sum();
     LOG.info("copying {} backup(s) ({} snapshots) from {} to {}", backups.size(), selected,
         source.location(), target.location());
-    Run run = new Run(present);
+    int toCopy = (int) backups.stream()
+        .flatMap(b -> java.util.stream.Stream.concat(java.util.stream.Stream.of(b.full()),
+            b.deltas().stream()))
+        .filter(snapshot -> !present.contains(asCopied(snapshot).fileName())).count();
+    Run run = new Run(present, toCopy);
     run.start(backups);
     run.await();
     if (!run.failures.isEmpty()) {
@@ -133,6 +138,12 @@ public final class BackupCopier {
       throw first;
     }
     return new Result(run.copied.get(), run.bytes.get(), selected - run.copied.get());
+  }
+
+  /** E.g. "3 of 10 snapshots copied (12.0 MiB)". */
+  static String progress(int copied, int of, long bytes) {
+    return copied + " of " + of + " snapshots copied (" + ByteSizes.of(bytes)
+        + ")";
   }
 
   /** Lists a store, saying which of the two failed. */
@@ -156,6 +167,7 @@ public final class BackupCopier {
   private final class Run {
 
     private final Set<String> present;
+    private final int toCopy;
     private final ExecutorService pool = Executors.newFixedThreadPool(parallelism, r -> {
       Thread t = new Thread(r, "copy");
       t.setDaemon(true);
@@ -166,8 +178,9 @@ public final class BackupCopier {
     private final AtomicLong bytes = new AtomicLong();
     private final Queue<IOException> failures = new ConcurrentLinkedQueue<>();
 
-    Run(Set<String> present) {
+    Run(Set<String> present, int toCopy) {
       this.present = present;
+      this.toCopy = toCopy;
     }
 
     void start(List<Backup> oldestFirst) {
@@ -205,8 +218,13 @@ public final class BackupCopier {
       }
       try {
         long written = copyOne(snapshot);
-        copied.incrementAndGet();
-        bytes.addAndGet(written);
+        String progress = progress(copied.incrementAndGet(), toCopy, bytes.addAndGet(written));
+        if (snapshot.isFinal()) {
+          LOG.info("copied {} as {} ({} bytes); {}", snapshot, asCopied(snapshot), written,
+              progress);
+        } else {
+          LOG.info("copied {} ({} bytes); {}", snapshot, written, progress);
+        }
       } catch (IOException | RuntimeException e) {
         IOException failure = new IOException("cannot copy " + snapshot + " from "
             + source.location() + " to " + target.location() + ": " + e.getMessage(), e);
@@ -220,11 +238,6 @@ public final class BackupCopier {
       long[] written = new long[1];
       try (InputStream in = source.open(snapshot)) {
         target.put(copy, out -> written[0] = in.transferTo(out));
-      }
-      if (snapshot.isFinal()) {
-        LOG.info("copied {} as {} ({} bytes)", snapshot, copy, written[0]);
-      } else {
-        LOG.info("copied {} ({} bytes)", snapshot, written[0]);
       }
       return written[0];
     }

@@ -166,10 +166,12 @@ public final class CopyCommand implements Callable<Integer> {
       BackupCopier.Result result =
           copier.copy(new BackupSelection(maxBackupAge, maxBackupsToCopy));
       spec.commandLine().getOut().println(result.summary());
+      TerminationMessage.write(result.summary());
       return 0;
     } catch (IOException | RuntimeException e) {
       String message = e.getMessage() != null ? e.getMessage() : e.toString();
       spec.commandLine().getErr().println("copy failed: " + message);
+      TerminationMessage.write("copy failed: " + message);
       return EXIT_FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -14,6 +14,8 @@ import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.restore.RestorePlan;
+import cloud.gardener.druid.agent.restore.RestoreProgress;
+import cloud.gardener.druid.agent.snapshot.SnapshotProgress;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.http.ApiServer.Kind;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's HTTP API (HTTPS when a server certificate is configured, as the operator always
  * does). Paths are {@link AgentApi}'s; answers are JSON except {@code /initialization/status}
- * (plain text, as upstream) and {@code /metrics} (Prometheus text). Who may call what and on
+ * (plain text, as upstream; a second line says why it failed or how far a restore is) and {@code /metrics} (Prometheus text). Who may call what and on
  * which threads: {@link ApiServer}.
  */
 public final class AgentHttpServer implements AutoCloseable {
@@ -77,6 +79,7 @@ public final class AgentHttpServer implements AutoCloseable {
     audited(AgentApi.SNAPSHOT_FULL, GET_OR_POST, Kind.LONG, this::snapshotFull);
     audited(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, Kind.LONG, this::snapshotDelta);
     route(AgentApi.SNAPSHOT_LATEST, GET, Kind.QUICK, this::snapshotLatest);
+    route(AgentApi.SNAPSHOT_PROGRESS, GET, Kind.QUICK, this::snapshotProgress);
     route(AgentApi.CONFIG, GET, Kind.QUICK, e -> json(e, 200, agent.etcdConfig()));
     route(AgentApi.MEMBER_STATUS, GET, Kind.QUICK, this::memberStatus);
     audited(AgentApi.MEMBER_MOVE_LEADER, POST, Kind.QUICK, this::moveLeader);
@@ -129,8 +132,14 @@ public final class AgentHttpServer implements AutoCloseable {
 
   private void initializationStatus(HttpExchange e) throws IOException {
     InitStatus status = agent.initStatus();
-    text(e, 200, status == InitStatus.Failed
-        ? status.name() + "\n" + agent.initError() : status.name());
+    String detail = switch (status) {
+      case Failed -> "\n" + agent.initError();
+      case Progress -> agent.restoreProgress().current()
+          .filter(p -> p.phase() != RestoreProgress.Phase.DONE)
+          .map(p -> "\n" + p.describe()).orElse("");
+      default -> "";
+    };
+    text(e, 200, status.name() + detail);
   }
 
   private void snapshotFull(HttpExchange e) throws Exception {
@@ -146,6 +155,18 @@ public final class AgentHttpServer implements AutoCloseable {
     } else {
       json(e, 200, SnapshotView.of(delta.get()));
     }
+  }
+
+  private void snapshotProgress(HttpExchange e) throws Exception {
+    SnapshotProgress.View p = scheduler().progress().current().orElseThrow(
+        () -> new HttpError(404, "this agent has taken no snapshot since it started"));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("kind", p.kind().label());
+    body.put("bytesDone", p.bytesDone());
+    body.put("bytesTotal", p.bytesTotal());
+    body.put("startedAt", p.startedAt().toString());
+    body.put("running", p.running());
+    json(e, 200, body);
   }
 
   private void snapshotLatest(HttpExchange e) throws Exception {
@@ -165,6 +186,9 @@ public final class AgentHttpServer implements AutoCloseable {
     body.put("name", agent.config().member().name());
     body.put("initialization", agent.initStatus().name());
     body.put("initializationError", agent.initError());
+    body.put("restore", agent.restoreProgress().current().map(p -> Map.of(
+        "phase", p.phase().name(), "done", p.done(), "total", p.total(),
+        "description", p.describe())).orElse(null));
     body.put("etcd", agent.client().isPresent() ? etcd().status() : null);
     if (agent.client().isPresent()) {
       body.put("members", members());

@@ -63,8 +63,16 @@ public final class Restorer {
   private final SnapshotStore store;
   private final EtcdTuning etcd;
   private final MemberConfig member;
+  private final RestoreProgress progress;
 
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member) {
+    this(store, etcd, member, new RestoreProgress(java.time.Clock.systemUTC()));
+  }
+
+  /** Reports how far each restore is to {@code progress}. */
+  public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
+      RestoreProgress progress) {
+    this.progress = progress;
     this.store = store;
     this.etcd = etcd;
     this.member = member;
@@ -104,6 +112,7 @@ public final class Restorer {
           (deltasDone - fullDone) / 1_000_000, (System.nanoTime() - deltasDone) / 1_000_000);
       finish.accept(staging);
       swapIn(staging, dataDir);
+      progress.update(RestoreProgress.Phase.DONE, "revision " + revision, 0, 0);
       LOG.info("restored {} from {} up to revision {}", dataDir, store.location(), revision);
       return plan;
     } catch (IOException | RuntimeException e) {
@@ -157,10 +166,11 @@ public final class Restorer {
     if (local.isPresent()) {
       hashChecked = CompletableFuture.runAsync(() -> checkHash(full, local.get()));
     } else {
-      download(full, db);
+      download(full, db, sizeInStore(full));
       hashChecked = CompletableFuture.completedFuture(null);
     }
     long downloaded = System.nanoTime();
+    progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
         "restore", db.toString(),
@@ -214,8 +224,17 @@ public final class Restorer {
   }
 
   /** Reading and decompressing run ahead on their own thread, hashing and writing on this one. */
-  private void download(Snapshot full, Path db) throws IOException {
-    try (InputStream raw = store.open(full);
+  private long sizeInStore(Snapshot full) {
+    try {
+      return store.size(full).orElse(0);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private void download(Snapshot full, Path db, long size) throws IOException {
+    progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), 0, size);
+    try (InputStream raw = counted(store.open(full), full, size);
         InputStream in = new ReadAheadInputStream(Compressions.decompress(full, raw), 8,
             DOWNLOAD_CHUNK, "download " + full);
         OutputStream file = Files.newOutputStream(db)) {
@@ -238,14 +257,56 @@ public final class Restorer {
         work.resolve("etcd.log"))) {
       LOG.info("temporary etcd ready in {} ms", (System.nanoTime() - started) / 1_000_000);
       TransactionSender sender = new TransactionSender(temp.sink());
+      List<String> names = plan.deltas().stream().map(Snapshot::fileName).toList();
+      progress.update(RestoreProgress.Phase.DELTAS, "", 0, names.size());
       for (DeltaBatcher.Batch batch; (batch = deltas.next()) != null; ) {
         sender.send(batch);
+        // a batch is cut within its source delta: the deltas before that one are replayed
+        progress.update(RestoreProgress.Phase.DELTAS, "", Math.max(0,
+            names.indexOf(batch.source())), names.size());
       }
+      progress.update(RestoreProgress.Phase.DELTAS, "", names.size(), names.size());
       long revision = sender.finish();
       LOG.info("replayed {} events of revisions {}..{} in {} transactions", deltas.events(),
           plan.full().endRevision() + 1, deltas.sourceRevision(), sender.transactions());
       return revision;
     }
+  }
+
+  /** {@code in} reporting the bytes read of the full snapshot to the progress. */
+  private InputStream counted(InputStream in, Snapshot full, long size) {
+    return new java.io.FilterInputStream(in) {
+      private long read;
+
+      @Override
+      public int read() throws IOException {
+        int b = super.read();
+        if (b >= 0) {
+          advance(1);
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        if (n > 0) {
+          advance(n);
+        }
+        return n;
+      }
+
+      private long reported;
+
+      /** Reports each MiB (gzip reads 512 bytes at a time). */
+      private void advance(long n) {
+        read += n;
+        if (read - reported >= 1 << 20 || read == size) {
+          reported = read;
+          progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), read, size);
+        }
+      }
+    };
   }
 
   private static void swapIn(Path staging, Path dataDir) throws IOException {

@@ -34,6 +34,7 @@ public final class DeltaSnapshotter implements AutoCloseable {
   private final long memoryLimit;
   private final Runnable onMemoryLimit;
   private final Watch.Watcher watcher;
+  private final SnapshotProgress progress;
   private List<DeltaEvent> buffer = new ArrayList<>();
   private long bufferedBytes;
   private volatile long lastStoredRevision;
@@ -42,6 +43,15 @@ public final class DeltaSnapshotter implements AutoCloseable {
   public DeltaSnapshotter(MemberClient etcd, SnapshotStore store,
       SnapshotCompression compression, Clock clock,
       long memoryLimit, long fromRevision, Runnable onMemoryLimit) {
+    this(etcd, store, compression, clock, memoryLimit, fromRevision, onMemoryLimit,
+        new SnapshotProgress(clock));
+  }
+
+  /** Counts the bytes of each delta written into {@code progress} (of the buffered events). */
+  public DeltaSnapshotter(MemberClient etcd, SnapshotStore store,
+      SnapshotCompression compression, Clock clock,
+      long memoryLimit, long fromRevision, Runnable onMemoryLimit, SnapshotProgress progress) {
+    this.progress = progress;
     this.store = store;
     this.compression = compression;
     this.clock = clock;
@@ -111,10 +121,11 @@ public final class DeltaSnapshotter implements AutoCloseable {
     Snapshot delta = Snapshot.delta(events.get(0).modRevision(),
         events.get(events.size() - 1).modRevision(), clock.instant(),
         compression.format());
+    progress.start(SnapshotProgress.Kind.DELTA, bytes);
     try {
       store.put(delta, out -> {
         try (OutputStream compressed = Compressions.compress(compression, out)) {
-          DeltaFormat.write(events, compressed);
+          DeltaFormat.write(events, progress.counting(compressed));
         }
       });
     } catch (IOException | RuntimeException e) {
@@ -124,6 +135,8 @@ public final class DeltaSnapshotter implements AutoCloseable {
         bufferedBytes += bytes;
       }
       throw e;
+    } finally {
+      progress.finish();
     }
     lastStoredRevision = delta.endRevision();
     return Optional.of(delta);

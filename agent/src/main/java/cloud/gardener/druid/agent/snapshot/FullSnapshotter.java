@@ -29,10 +29,19 @@ public final class FullSnapshotter {
   private final SnapshotCompression compression;
   private final Clock clock;
   private final Duration timeout;
+  private final SnapshotProgress progress;
 
   public FullSnapshotter(MemberClient etcd, SnapshotStore store,
       SnapshotCompression compression, Clock clock,
       Duration timeout) {
+    this(etcd, store, compression, clock, timeout, new SnapshotProgress(clock));
+  }
+
+  /** Counts the bytes read from etcd into {@code progress} (of etcd's database size). */
+  public FullSnapshotter(MemberClient etcd, SnapshotStore store,
+      SnapshotCompression compression, Clock clock, Duration timeout,
+      SnapshotProgress progress) {
+    this.progress = progress;
     this.etcd = etcd;
     this.store = store;
     this.compression = compression;
@@ -46,7 +55,12 @@ public final class FullSnapshotter {
         compression.format(), isFinal);
     long started = System.nanoTime();
     long[] bytes = new long[1];
-    store.put(snapshot, out -> bytes[0] = stream(snapshot, out));
+    progress.start(SnapshotProgress.Kind.FULL, databaseSize());
+    try {
+      store.put(snapshot, out -> bytes[0] = stream(snapshot, out));
+    } finally {
+      progress.finish();
+    }
     LOG.info("full snapshot {} written to {}: {} bytes in {} ms", snapshot, store.location(),
         bytes[0], (System.nanoTime() - started) / 1_000_000);
     return snapshot;
@@ -55,9 +69,19 @@ public final class FullSnapshotter {
   private long stream(Snapshot snapshot, OutputStream out) throws IOException {
     try (OutputStream compressed = Compressions.compress(compression, out)) {
       EtcdSnapshotHash hashed = new EtcdSnapshotHash(compressed);
-      awaitSnapshot(hashed);
+      awaitSnapshot(progress.counting(hashed));
       hashed.verify("the snapshot stream from etcd");
       return hashed.bytes();
+    }
+  }
+
+  /** The estimate of the snapshot's size; 0 (unknown) when etcd does not say. */
+  private long databaseSize() {
+    try {
+      return etcd.status().dbSizeBytes();
+    } catch (EtcdException e) {
+      LOG.debug("no database size for the snapshot's progress: {}", e.toString());
+      return 0;
     }
   }
 

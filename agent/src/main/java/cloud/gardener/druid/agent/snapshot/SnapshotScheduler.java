@@ -49,6 +49,7 @@ public final class SnapshotScheduler implements AutoCloseable {
   private final SnapshotListener listener;
   private final StoreIdentity self;
   private final FullSnapshotter fullSnapshotter;
+  private final SnapshotProgress progress;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "snapshots"));
   private DeltaSnapshotter deltas;
@@ -65,8 +66,9 @@ public final class SnapshotScheduler implements AutoCloseable {
     this.policy = policy;
     this.clock = clock;
     this.listener = listener;
+    this.progress = new SnapshotProgress(clock);
     this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compression(), clock,
-        snapshotTimeout);
+        snapshotTimeout, progress);
   }
 
   public void start() {
@@ -189,7 +191,8 @@ public final class SnapshotScheduler implements AutoCloseable {
 
   private void startDeltas(long fromRevision) {
     deltas = new DeltaSnapshotter(etcd, store, policy.compression(), clock,
-        policy.deltaMemoryLimitBytes(), fromRevision, () -> executor.execute(this::flushQuietly));
+        policy.deltaMemoryLimitBytes(), fromRevision, () -> executor.execute(this::flushQuietly),
+        progress);
     nextDelta = clock.instant().plus(policy.deltaPeriod());
   }
 
@@ -248,6 +251,11 @@ public final class SnapshotScheduler implements AutoCloseable {
       LOG.info("garbage collection deleted {} snapshots and {} abandoned uploads",
           doomed.size(), abandoned);
     }
+  }
+
+  /** How far the snapshot being written (or the last one) is. */
+  public SnapshotProgress progress() {
+    return progress;
   }
 
   /** A full snapshot now (any member may take one; {@code isFinal} before hibernation). */

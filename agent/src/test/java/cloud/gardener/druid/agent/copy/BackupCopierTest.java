@@ -437,4 +437,10 @@ class BackupCopierTest {
       return maxRunning.get();
     }
   }
+
+  @Test
+  void progressSaysSnapshotsDoneOfAllAndTheBytes() {
+    assertThat(BackupCopier.progress(3, 10, 12L << 20))
+        .isEqualTo("3 of 10 snapshots copied (12.0 MiB)");
+  }
 }

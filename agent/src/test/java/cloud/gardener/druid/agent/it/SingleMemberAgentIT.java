@@ -70,6 +70,13 @@ class SingleMemberAgentIT {
       putKeys(etcd, "/before/", 0, 10_000);
       JsonNode full = JSON.readTree(agent.post(AgentApi.SNAPSHOT_FULL).body());
       assertThat(full.path("kind").asText()).isEqualTo("Full");
+      JsonNode progress = JSON.readTree(agent.get(AgentApi.SNAPSHOT_PROGRESS).body());
+      assertThat(progress.path("kind").asText()).isEqualTo("full");
+      assertThat(progress.path("running").asBoolean()).as("the snapshot is done").isFalse();
+      assertThat(progress.path("bytesDone").asLong()).as("bytes read from etcd")
+          .isPositive();
+      assertThat(progress.path("bytesTotal").asLong()).as("etcd's database size")
+          .isPositive();
       assertThat(Files.readString(work.resolve("backups/default--etcd-test/v2/"
           + StoreIdentity.OBJECT_NAME))).as("the empty prefix is claimed")
           .contains("\"namespace\":\"default\"").contains("\"etcd\":\"etcd-test\"");
@@ -95,6 +102,10 @@ class SingleMemberAgentIT {
       assertThat(value(etcd, "/after/499")).hasValue("value-499");
       assertThat(value(etcd, "/before/42")).isEmpty();
       assertThat(agent.get(AgentApi.INITIALIZATION_STATUS).body()).isEqualTo("Successful");
+      JsonNode restore = JSON.readTree(agent.get(AgentApi.MEMBER_STATUS).body()).path("restore");
+      assertThat(restore.path("phase").asText()).isEqualTo("DONE");
+      assertThat(agent.log()).containsPattern("restoring: full snapshot Full-\\S+: .* read")
+          .contains("delta snapshots replayed");
       assertThat(agent.log()).contains("initialisation done: RESTORED");
       assertThat(agent.get(AgentApi.METRICS).body()).contains("etcdbr_restoration_duration"
           + "_seconds_count{restore=\"single_node\",succeeded=\"true\"} 1\n");

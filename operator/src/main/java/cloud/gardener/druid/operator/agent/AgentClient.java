@@ -32,6 +32,14 @@ public interface AgentClient {
    */
   OptionalLong deltaSnapshot(AgentEndpoint leader);
 
+  /**
+   * How far the snapshot the agent writes now (or wrote last) is; empty when it does not say
+   * in the status timeout (an older agent, none taken yet). A quick read, safe to poll.
+   */
+  default Optional<SnapshotProgress> snapshotProgress(AgentEndpoint endpoint) {
+    return Optional.empty();
+  }
+
   /** Asks an agent to defragment its own member's database. */
   void defragment(AgentEndpoint member);
 

@@ -155,6 +155,37 @@ public final class HttpAgentClient implements AgentClient {
   }
 
   @Override
+  public Optional<SnapshotProgress> snapshotProgress(AgentEndpoint endpoint) {
+    try {
+      HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(
+          endpoint.uri(AgentApi.SNAPSHOT_PROGRESS)).timeout(statusTimeout).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        return Optional.empty();
+      }
+      return parseProgress(JSON.readTree(r.body()));
+    } catch (IOException | AgentException e) {
+      LOG.debug("agent {} snapshot progress: {}", endpoint.member(), e.toString());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** {@code {"kind", "bytesDone", "bytesTotal", "startedAt", "running"}}; empty if malformed. */
+  static Optional<SnapshotProgress> parseProgress(JsonNode body) {
+    try {
+      return Optional.of(new SnapshotProgress(body.path("kind").asText(),
+          body.path("bytesDone").asLong(), body.path("bytesTotal").asLong(),
+          java.time.Instant.parse(body.path("startedAt").asText()),
+          body.path("running").asBoolean()));
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
   public void defragment(AgentEndpoint member) {
     post(member, AgentApi.DEFRAGMENT);
   }

@@ -5,6 +5,7 @@ import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Consumer;
 
 /**
  * An operation the task controller carries out itself through the members' agents. It runs on
@@ -15,8 +16,12 @@ interface AgentOperation {
   /** How long the whole operation may take, counted from the task's {@code startedAt}. */
   Duration timeout(EtcdOpsTask task, Etcd etcd);
 
-  /** Carries the task out and says what was done; blocks, at most until {@code deadline}. */
-  String run(EtcdOpsTask task, Etcd etcd, Deadline deadline)
+  /**
+   * Carries the task out and says what was done; blocks, at most until {@code deadline}. It
+   * may hand lines saying how far it is to {@code progress} (the task's status shows the
+   * latest), at most one every few seconds.
+   */
+  String run(EtcdOpsTask task, Etcd etcd, Deadline deadline, Consumer<String> progress)
       throws TaskFailure, InterruptedException;
 
   /** The operation failed for a reason the task's lastErrors should show. */

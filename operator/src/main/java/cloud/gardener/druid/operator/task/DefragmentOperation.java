@@ -56,8 +56,8 @@ final class DefragmentOperation implements AgentOperation {
   }
 
   @Override
-  public String run(EtcdOpsTask task, Etcd etcd, Deadline deadline)
-      throws TaskFailure, InterruptedException {
+  public String run(EtcdOpsTask task, Etcd etcd, Deadline deadline,
+      java.util.function.Consumer<String> progress) throws TaskFailure, InterruptedException {
     Set<String> done = new LinkedHashSet<>();
     List<String> log = new ArrayList<>();
     String task0 = "EtcdOpsTask " + task.getMetadata().getName() + ": ";

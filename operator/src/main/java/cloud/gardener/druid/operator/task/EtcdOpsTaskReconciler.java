@@ -37,13 +37,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * Reconciles an EtcdOpsTask through its lifecycle, the only writer of its status: (1) record
  * Pending, (2) admit or reject ({@link TaskAdmission}), (3) execute — snapshots and
- * defragmentation on a worker ({@link OperationRunner}), volume tasks by watching the Etcd
+ * defragmentation on a worker ({@link OperationRunner}; the progress it reports becomes
+ * {@code lastOperation.description} when it changed), volume tasks by watching the Etcd
  * reconciler's {@code status.volumeOperation} ({@link VolumeHandshake}), (4) delete the task
  * {@code ttlSecondsAfterFinished} after it finished. Every reconcile starts from the task read
  * fresh from the API server; Etcd changes and finished runs trigger reconciles. A run lives in
@@ -65,6 +67,7 @@ public final class EtcdOpsTaskReconciler
   private final Map<TaskKind, AgentOperation> operations;
   private final Clock clock;
   private final String runId = UUID.randomUUID().toString();
+  /** Runs that finished or reported new progress: their task is reconciled at once. */
   private final SimpleInboundEventSource<EtcdOpsTask> finishedRuns =
       new SimpleInboundEventSource<>("finished-runs");
 
@@ -118,8 +121,7 @@ public final class EtcdOpsTaskReconciler
       return afterFinish(written);
     }
     if (decision instanceof Wait w) {
-      String before = task.getStatus().getLastOperation() == null ? null
-          : task.getStatus().getLastOperation().getDescription();
+      String before = description(task);
       EtcdOpsTask written = write(task, TaskTransitions.pending(task.getStatus(), w.reason(),
           runId, now));
       if (!w.reason().equals(before)) {
@@ -161,21 +163,34 @@ public final class EtcdOpsTaskReconciler
       Instant started = Instant.parse(task.getStatus().getStartedAt());
       Instant deadline = started.plus(op.timeout(task, etcd.get()));
       ResourceID id = ResourceID.fromResource(task);
-      runner.start(key, () -> run(op, task, etcd.get(), new Deadline(deadline, clock)), deadline,
+      runner.start(key, progress -> run(op, task, etcd.get(), new Deadline(deadline, clock),
+          progress), deadline, () -> finishedRuns.propagateEvent(id),
           () -> finishedRuns.propagateEvent(id));
+    } else {
+      Optional<String> progress = runner.progress(key);
+      if (progress.isPresent() && !progress.get().equals(description(task))) {
+        write(task, TaskTransitions.inProgress(task.getStatus(), progress.get(), runId,
+            clock.instant()));
+      }
     }
     Duration left = runner.untilDeadline(key);
     return UpdateControl.<EtcdOpsTask>noUpdate().rescheduleAfter(
         left.compareTo(RUN_POLL) < 0 ? left.plusMillis(100) : RUN_POLL);
   }
 
-  private static Result run(AgentOperation op, EtcdOpsTask task, Etcd etcd, Deadline deadline) {
+  private static String description(EtcdOpsTask task) {
+    return task.getStatus().getLastOperation() == null ? null
+        : task.getStatus().getLastOperation().getDescription();
+  }
+
+  private static Result run(AgentOperation op, EtcdOpsTask task, Etcd etcd, Deadline deadline,
+      Consumer<String> progress) {
     try {
       if (deadline.passed()) {
         throw new TaskFailure(TaskError.TIMEOUT, "the operation's deadline " + deadline.at()
             + " passed before it could start");
       }
-      return new OperationRunner.Succeeded(op.run(task, etcd, deadline));
+      return new OperationRunner.Succeeded(op.run(task, etcd, deadline, progress));
     } catch (TaskFailure e) {
       return new OperationRunner.Failed(e.error());
     } catch (InterruptedException e) {

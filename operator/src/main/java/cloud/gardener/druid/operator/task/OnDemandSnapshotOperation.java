@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.task;
 
+import cloud.gardener.druid.api.ByteSizes;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig;
@@ -7,6 +8,7 @@ import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig.SnapshotType;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentClient.AgentException;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.agent.SnapshotProgress;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -14,18 +16,22 @@ import cloud.gardener.druid.operator.observe.MemberObservation;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Takes a full or delta snapshot through the agent of etcd's leader (only the leader's agent
  * writes snapshots). Waits for a leader while the deadline allows; the agent answers once the
- * snapshot is in the store.
+ * snapshot is in the store; meanwhile its progress (bytes of the database size) is polled
+ * and reported.
  */
 final class OnDemandSnapshotOperation implements AgentOperation {
 
   static final int DEFAULT_TIMEOUT_FULL = 900;
   static final int DEFAULT_TIMEOUT_DELTA = 60;
   private static final Duration POLL = Duration.ofSeconds(1);
+  /** How often the agent is asked how far the snapshot is while it is written. */
+  static final Duration PROGRESS_POLL = Duration.ofSeconds(2);
 
   private final AgentClient agents;
   private final Function<Etcd, ClusterSnapshot> observer;
@@ -48,13 +54,16 @@ final class OnDemandSnapshotOperation implements AgentOperation {
   }
 
   @Override
-  public String run(EtcdOpsTask task, Etcd etcd, Deadline deadline)
+  public String run(EtcdOpsTask task, Etcd etcd, Deadline deadline, Consumer<String> progress)
       throws TaskFailure, InterruptedException {
     OnDemandSnapshotConfig c = config(task);
     AgentEndpoint leader = awaitLeader(etcd, deadline);
     AgentClient calls = agents.withActionTimeout(deadline.left());
     String what;
-    try {
+    String kind = type(c) == SnapshotType.FULL ? "full" : "delta";
+    try (ProgressPoller poller = ProgressPoller.start(() -> agents.snapshotProgress(leader)
+        .filter(p -> p.running() && kind.equals(p.kind()))
+        .map(p -> progressLine(p, leader.member())), progress, PROGRESS_POLL)) {
       if (type(c) == SnapshotType.FULL) {
         boolean isFinal = Boolean.TRUE.equals(c.getIsFinal());
         long revision = calls.fullSnapshot(leader, isFinal);
@@ -76,6 +85,12 @@ final class OnDemandSnapshotOperation implements AgentOperation {
     events.normal(etcd, "OnDemandSnapshotTaken", "EtcdOpsTask " + task.getMetadata().getName()
         + ": " + what);
     return what;
+  }
+
+  /** E.g. "full snapshot by the agent of etcd-main-0: 120.0 MiB of ~512.0 MiB". */
+  static String progressLine(SnapshotProgress p, String member) {
+    return p.kind() + " snapshot by the agent of " + member + ": "
+        + ByteSizes.ofTotal(p.bytesDone(), p.bytesTotal(), true);
   }
 
   private AgentEndpoint awaitLeader(Etcd etcd, Deadline deadline)

@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * Runs operations off the reconciler threads, one per task at most, and hands their results to
@@ -30,7 +32,14 @@ final class OperationRunner implements AutoCloseable {
   record Failed(TaskError error) implements Result {
   }
 
-  private record Run(FutureTask<Result> future, Instant deadline) {
+  /** Work that may say how far it is: each line it hands to {@code progress} replaces the last. */
+  @FunctionalInterface
+  interface Work {
+    Result run(Consumer<String> progress) throws Exception;
+  }
+
+  private record Run(FutureTask<Result> future, Instant deadline,
+      AtomicReference<String> progress) {
   }
 
   private final Map<String, Run> runs = new ConcurrentHashMap<>();
@@ -51,13 +60,27 @@ final class OperationRunner implements AutoCloseable {
 
   /** Starts {@code work} for {@code key}; {@code onDone} runs on the worker when it ends. */
   void start(String key, Callable<Result> work, Instant deadline, Runnable onDone) {
-    FutureTask<Result> future = new FutureTask<>(work) {
+    start(key, progress -> work.call(), deadline, onDone, () -> { });
+  }
+
+  /**
+   * Starts {@code work} for {@code key}; {@code onDone} runs on the worker when it ends,
+   * {@code onProgress} each time the work reports a different line ({@link #progress}).
+   */
+  void start(String key, Work work, Instant deadline, Runnable onDone, Runnable onProgress) {
+    AtomicReference<String> progress = new AtomicReference<>();
+    Consumer<String> sink = line -> {
+      if (!line.equals(progress.getAndSet(line))) {
+        onProgress.run();
+      }
+    };
+    FutureTask<Result> future = new FutureTask<>(() -> work.run(sink)) {
       @Override
       protected void done() {
         onDone.run();
       }
     };
-    if (runs.putIfAbsent(key, new Run(future, deadline)) == null) {
+    if (runs.putIfAbsent(key, new Run(future, deadline, progress)) == null) {
       executor.execute(future);
     }
   }
@@ -79,6 +102,12 @@ final class OperationRunner implements AutoCloseable {
     }
     runs.remove(key);
     return Optional.of(resultOf(run));
+  }
+
+  /** The last line of progress the run for {@code key} reported; empty when none. */
+  Optional<String> progress(String key) {
+    Run run = runs.get(key);
+    return run == null ? Optional.empty() : Optional.ofNullable(run.progress().get());
   }
 
   /** Time until the deadline of the run for {@code key} (zero when none runs). */

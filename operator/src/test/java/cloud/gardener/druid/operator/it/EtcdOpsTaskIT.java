@@ -201,6 +201,58 @@ class EtcdOpsTaskIT {
     }
   }
 
+  /**
+   * A full snapshot of a database of {@link #LARGE_MIB} MiB of incompressible values takes a
+   * few seconds: the task's status says how far it is (bytes of the database size) before it
+   * succeeds. Every status version is recorded by a watch.
+   */
+  @Test
+  @Order(7)
+  void aLongFullSnapshotShowsItsProgressInTheTaskStatusBeforeItSucceeds(
+      KubernetesClient client) throws Exception {
+    awaitRolloutComplete(client, "snap");
+    Client c = clients.computeIfAbsent("snap",
+        n -> EtcdClients.connect(EtcdClients.endpoints(client, single)));
+    java.util.Random random = new java.util.Random(19);
+    byte[] value = new byte[1 << 20];
+    for (int i = 0; i < LARGE_MIB; i++) {
+      random.nextBytes(value);
+      c.getKVClient().put(EtcdClients.bytes("/large/" + i),
+          io.etcd.jetcd.ByteSequence.from(value)).get(60, TimeUnit.SECONDS);
+    }
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (io.fabric8.kubernetes.client.Watch watch = client.resources(EtcdOpsTask.class)
+        .withName("progress").watch(new io.fabric8.kubernetes.client.Watcher<>() {
+          @Override
+          public void eventReceived(Action action, EtcdOpsTask task) {
+            if (task.getStatus() != null && task.getStatus().getLastOperation() != null) {
+              seen.add(task.getStatus().getState() + ": "
+                  + task.getStatus().getLastOperation().getDescription());
+            }
+          }
+
+          @Override
+          public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+          }
+        })) {
+      Instant started = Instant.now();
+      createTask(client, "progress", "snap",
+          c2 -> c2.setOnDemandSnapshot(snapshot(SnapshotType.FULL)), null);
+      awaitTaskState(client, "progress", "Succeeded");
+      Duration took = Duration.between(started, Instant.now());
+      await().atMost(Duration.ofSeconds(30)).until(() -> seen.stream()
+          .anyMatch(l -> l.startsWith("Succeeded")));
+      int succeeded = seen.indexOf(seen.stream().filter(l -> l.startsWith("Succeeded"))
+          .findFirst().orElseThrow());
+      assertThat(seen.subList(0, succeeded))
+          .as("status versions seen in " + took.toMillis() + " ms: " + seen)
+          .anyMatch(l -> l.matches("InProgress: full snapshot by the agent of snap-0:"
+              + " [0-9.]+ (B|KiB|MiB|GiB) of ~[0-9.]+ MiB"));
+    }
+  }
+
+  static final int LARGE_MIB = 128;
+
   // ------------------------------------------------------------------ helpers
 
   static OnDemandSnapshotConfig snapshot(SnapshotType type) {

@@ -97,4 +97,25 @@ class OperationRunnerTest {
     assertThat(runner.poll("t")).contains(new Succeeded("once"));
     assertThat(runs).hasValue(1);
   }
+
+  @Test
+  void progressKeepsTheLatestLineAndSignalsOnlyChanges() throws Exception {
+    AtomicInteger signals = new AtomicInteger();
+    CountDownLatch reported = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    runner.start("t", progress -> {
+      progress.accept("1 MiB of ~4 MiB");
+      progress.accept("1 MiB of ~4 MiB");
+      progress.accept("2 MiB of ~4 MiB");
+      reported.countDown();
+      release.await();
+      return new Succeeded("done");
+    }, T0.plusSeconds(60), () -> { }, signals::incrementAndGet);
+    assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(runner.progress("t")).contains("2 MiB of ~4 MiB");
+    assertThat(signals).as("a repeated line is no change").hasValue(2);
+    release.countDown();
+    await().atMost(Duration.ofSeconds(10)).until(() -> runner.poll("t").isPresent());
+    assertThat(runner.progress("t")).as("forgotten with the run").isEmpty();
+  }
 }

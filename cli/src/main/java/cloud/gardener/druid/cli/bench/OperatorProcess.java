@@ -4,6 +4,7 @@ import cloud.gardener.druid.testenv.controlplane.FreePorts;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import cloud.gardener.druid.testenv.process.ManagedProcess;
 import cloud.gardener.druid.testenv.process.ProcessLedger;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,8 +13,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * {@code druid operator} in its own JVM (this build's classpath, the chart's JVM flags),
@@ -42,7 +45,7 @@ final class OperatorProcess implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(launch.jvmOptions());
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+    command.addAll(List.of("-cp", absoluteClasspath(),
         "cloud.gardener.druid.cli.Druid", "operator",
         "--kubeconfig", launch.kubeconfig().toString(),
         "--namespace", launch.namespace(),
@@ -59,6 +62,13 @@ final class OperatorProcess implements AutoCloseable {
     ManagedProcess process = ManagedProcess.start("operator", command, env, launch.workDir(),
         launch.workDir().resolve("logs").resolve("operator.log"), ledger);
     return new OperatorProcess(process, port);
+  }
+
+  /** It runs in the work directory, so relative entries (java -jar cli/target/…) won't do. */
+  private static String absoluteClasspath() {
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .map(entry -> Path.of(entry).toAbsolutePath().toString())
+        .collect(Collectors.joining(File.pathSeparator));
   }
 
   long pid() {

@@ -73,9 +73,10 @@ final class ScaleRun implements AutoCloseable {
     fleet.create(plan);
     double createSeconds = secondsSince(createStart);
     say("created " + plan.etcds() + " Etcds in " + createSeconds + " s; waiting");
-    double afterCreate = (fleet.awaitAllComplete(plan.etcds(), settings.timeout()) - createStart)
-        / 1e9;
-    say("all reconciled " + afterCreate + " s after the first create");
+    Fleet.Completion created = fleet.awaitAllComplete(plan.etcds(), settings.timeout());
+    Phase afterCreate = Phase.since(createStart, created);
+    say("reconciled after the first create: hibernated ones in " + afterCreate.hibernated()
+        + " s, all in " + afterCreate.all() + " s");
 
     say("settling for " + settings.settle().toSeconds() + " s, then measuring "
         + settings.window().toSeconds() + " s");
@@ -96,9 +97,10 @@ final class ScaleRun implements AutoCloseable {
     long restart = System.nanoTime();
     startOperator();
     double ready = secondsSince(restart);
-    double afterRestart = (fleet.awaitAllComplete(plan.etcds(), settings.timeout()) - restart)
-        / 1e9;
-    say("all reconciled " + afterRestart + " s after the restart");
+    Phase afterRestart = Phase.since(restart,
+        fleet.awaitAllComplete(plan.etcds(), settings.timeout()));
+    say("reconciled after the restart: hibernated ones in " + afterRestart.hibernated()
+        + " s, all in " + afterRestart.all() + " s");
 
     WindowFigures without = null;
     if (settings.background()) {

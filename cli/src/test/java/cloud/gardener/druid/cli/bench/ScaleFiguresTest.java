@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdSpec;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.LastOperation;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -126,6 +132,26 @@ class ScaleFiguresTest {
     assertThat(plan.etcdsToCreate()).extracting(FleetPlan.Member::name).doesNotHaveDuplicates();
     assertThatThrownBy(() -> new FleetPlan(2, 2, 1)).hasMessageContaining("exceed --etcds");
     assertThatThrownBy(() -> new FleetPlan(0, 0, 0)).hasMessageContaining("--etcds");
+  }
+
+  @Test
+  void aHibernatedEtcdIsReconciledOnItsGenerationAndSucceededWithoutConditions() {
+    Etcd etcd = new Etcd();
+    etcd.setMetadata(new ObjectMetaBuilder().withName("idle-0001").withGeneration(3L).build());
+    etcd.setSpec(new EtcdSpec());
+    etcd.getSpec().setReplicas(0);
+    assertThat(Fleet.reconciled(etcd)).as("no status yet").isFalse();
+    etcd.setStatus(new EtcdStatus());
+    etcd.getStatus().setObservedGeneration(2L);
+    LastOperation succeeded = new LastOperation();
+    succeeded.setState(RolloutCompletion.SUCCEEDED);
+    etcd.getStatus().setLastOperation(succeeded);
+    assertThat(Fleet.reconciled(etcd)).as("an older generation").isFalse();
+    etcd.getStatus().setObservedGeneration(3L);
+    assertThat(Fleet.reconciled(etcd)).isTrue();
+
+    etcd.getSpec().setReplicas(1);
+    assertThat(Fleet.reconciled(etcd)).as("with members the conditions count too").isFalse();
   }
 
   @Test

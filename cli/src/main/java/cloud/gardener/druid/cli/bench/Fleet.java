@@ -51,12 +51,13 @@ final class Fleet implements AutoCloseable {
   }
 
   /**
-   * Changes the spec of one Etcd (its full-snapshot schedule's minute, which no member pod
-   * depends on while hibernated) and returns the new generation.
+   * Changes the spec of one Etcd to this full-snapshot schedule (which no member pod depends
+   * on while hibernated) and returns the new generation; the schedule must differ from the
+   * current one, or the generation stays.
    */
-  long changeSpec(String name, int minute) {
-    String patch = "{\"spec\":{\"backup\":{\"fullSnapshotSchedule\":\"" + minute
-        + " */1 * * *\"}}}";
+  long changeSpec(String name, String fullSnapshotSchedule) {
+    String patch = "{\"spec\":{\"backup\":{\"fullSnapshotSchedule\":\""
+        + fullSnapshotSchedule + "\"}}}";
     Etcd patched = client.resources(Etcd.class).inNamespace(namespace).withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     return patched.getMetadata().getGeneration();

@@ -82,6 +82,10 @@ final class ScaleRun implements AutoCloseable {
         + settings.window().toSeconds() + " s");
     Thread.sleep(settings.settle().toMillis());
     WindowFigures steady = window(apiServerPid);
+    say(String.format("quiet window: %.2f API requests/s (WATCH excluded), operator CPU %.1f%%,"
+        + " RSS %.0f MiB, heap used %.0f MiB; kube-apiserver CPU %.1f%%",
+        steady.requests().perSecond(), steady.operatorCpuPercent(), steady.operatorRssMib(),
+        steady.operatorHeapUsedMib(), steady.apiServerCpuPercent()));
 
     List<Long> latencies = specChangeLatencies(plan);
 
@@ -90,7 +94,8 @@ final class ScaleRun implements AutoCloseable {
     List<FleetPlan.Member> hibernated = plan.etcdsToCreate().stream()
         .filter(m -> m.replicas() == 0).toList();
     for (int i = 0; i < hibernated.size(); i++) {
-      fleet.changeSpec(hibernated.get(i).name(), (30 + i) % 60);
+      // every hour step 2: unlike the template's and the latency phase's schedules
+      fleet.changeSpec(hibernated.get(i).name(), (i % 60) + " */2 * * *");
     }
     fleet.awaitPending(hibernated.size(), settings.timeout());
     say("operator stopped; " + hibernated.size() + " hibernated Etcds changed; restarting");
@@ -147,7 +152,8 @@ final class ScaleRun implements AutoCloseable {
     String target = plan.etcdsToCreate().get(plan.etcds() - 1 - plan.hibernated() / 2).name();
     for (int i = 0; i < settings.specChanges(); i++) {
       long t = System.nanoTime();
-      long generation = fleet.changeSpec(target, i % 30);
+      // minute 1..59, never the template's 0 nor the one before
+      long generation = fleet.changeSpec(target, (i % 59 + 1) + " */1 * * *");
       long seen = fleet.awaitObserved(target, generation, settings.timeout());
       millis.add((seen - t) / 1_000_000);
     }

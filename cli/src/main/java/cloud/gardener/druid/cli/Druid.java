@@ -1,6 +1,7 @@
 package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.agent.AgentCommand;
+import cloud.gardener.druid.cli.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,6 +22,7 @@ import picocli.CommandLine.ScopeType;
         CtlCommand.class,
         LocalCommand.class,
         PluginCommand.class,
+        BenchCommand.class,
         CompletionCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Run 'druid <command> --help' for the options of a command.",

@@ -9,7 +9,7 @@ import picocli.CommandLine.TypeConversionException;
  * Reads durations as kubectl does ({@code 90s}, {@code 9m}, {@code 1h30m}); a bare number or an
  * ISO-8601 duration is refused.
  */
-final class GoDurationConverter implements ITypeConverter<Duration> {
+public final class GoDurationConverter implements ITypeConverter<Duration> {
 
   @Override
   public Duration convert(String value) {

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * and then every {@link Hook} in order: the operator (in this process) and a sample 3-member
  * Etcd, waited for until its rollout is complete.
  */
-final class LocalStack implements AutoCloseable {
+public final class LocalStack implements AutoCloseable {
 
   /** One more thing {@code druid local up} starts on the cluster. */
   interface Hook {
@@ -81,7 +81,8 @@ final class LocalStack implements AutoCloseable {
     out.println("  logs:        " + cluster.workDir().resolve("logs"));
   }
 
-  private static DruidImage druidImage() {
+  /** Our image as this process runs: its fat jar, or else its classpath. */
+  public static DruidImage druidImage() {
     String classpath = System.getProperty("java.class.path");
     String image = System.getProperty("druid.image", DruidImage.DEFAULT_IMAGE);
     if (classpath.endsWith(".jar") && !classpath.contains(java.io.File.pathSeparator)) {

@@ -2,7 +2,6 @@ package cloud.gardener.druid.operator.compaction;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.api.v1alpha1.SnapshotCompactionSpec;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.Action;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.Failures;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.JobState;
@@ -92,7 +91,7 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
         .withLabel("job-name", jobName).list().getItems().isEmpty();
     return new CompactionDecision.Facts(job, podLeft,
         holderRevision(namespace, names.fullSnapshotLease()),
-        holderRevision(namespace, names.deltaSnapshotLease()), eventsThreshold(etcd),
+        holderRevision(namespace, names.deltaSnapshotLease()), CompactionJobBuilder.eventsThreshold(etcd, settings),
         failures.getOrDefault(namespace + "/" + names.etcd(), Failures.NONE), clock.instant());
   }
 
@@ -145,12 +144,6 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
     LOG.info("compaction of Etcd {}/{}: {} delta events since the last full snapshot, job {}"
         + " started", namespace, name, events, CompactionJobBuilder.jobName(etcd));
     return UpdateControl.noUpdate();
-  }
-
-  private long eventsThreshold(Etcd etcd) {
-    SnapshotCompactionSpec spec = EtcdDefaults.backup(etcd).getSnapshotCompaction();
-    return spec != null && spec.getEventsThreshold() != null ? spec.getEventsThreshold()
-        : settings.compaction().eventsThreshold();
   }
 
   private OptionalLong holderRevision(String namespace, String lease) {

@@ -42,6 +42,13 @@ public final class CompactionJobBuilder {
     return etcd.getMetadata().getName() + "-compactor";
   }
 
+  /** The Etcd's {@code snapshotCompaction.eventsThreshold}, else the operator's. */
+  public static long eventsThreshold(Etcd etcd, OperatorSettings settings) {
+    SnapshotCompactionSpec spec = EtcdDefaults.backup(etcd).getSnapshotCompaction();
+    return spec != null && spec.getEventsThreshold() != null ? spec.getEventsThreshold()
+        : settings.compaction().eventsThreshold();
+  }
+
   public static Map<String, String> labels(Etcd etcd) {
     Map<String, String> labels = EtcdLabels.managed(etcd);
     labels.put(Labels.COMPONENT, COMPONENT);

@@ -28,8 +28,8 @@ class CompactionMetricsTest {
           .contains("# TYPE etcddruid_compaction_num_delta_events gauge")
           .contains("etcddruid_compaction_num_delta_events{etcd_namespace=\"shoot--a\"} 1200.0")
           .contains("# TYPE etcddruid_compaction_job_duration_seconds histogram")
-          .contains("etcddruid_compaction_job_duration_seconds_bucket{etcd_namespace=\"shoot--a\",le=\"60.0\",succeeded=\"true\"} 0")
-          .contains("etcddruid_compaction_job_duration_seconds_bucket{etcd_namespace=\"shoot--a\",le=\"300.0\",succeeded=\"true\"} 1")
+          .contains("etcddruid_compaction_job_duration_seconds_bucket{etcd_namespace=\"shoot--a\",succeeded=\"true\",le=\"60.0\"} 0")
+          .contains("etcddruid_compaction_job_duration_seconds_bucket{etcd_namespace=\"shoot--a\",succeeded=\"true\",le=\"300.0\"} 1")
           .contains("le=\"1800.0\"");
     }
   }

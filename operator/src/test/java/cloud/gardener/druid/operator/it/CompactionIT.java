@@ -10,6 +10,7 @@ import cloud.gardener.druid.agent.restore.TemporaryEtcd;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.SnapshotCompactionSpec;
@@ -72,7 +73,7 @@ class CompactionIT {
       etcd.getMetadata().setName("compacted");
       etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/compacted");
       etcd.getSpec().getBackup().setDeltaSnapshotPeriod(GoDuration.parse("2s"));
-      etcd.getSpec().getBackup().setFullSnapshotSchedule("0 0 1 1 *"); // none but the first
+      etcd.getSpec().getBackup().setFullSnapshotSchedule(CronSchedule.parse("0 0 1 1 *")); // none but the first
       SnapshotCompactionSpec compaction = new SnapshotCompactionSpec();
       compaction.setEventsThreshold(1_000_000L); // lowered once every key is written
       ResourceRequirements resources = new ResourceRequirements();

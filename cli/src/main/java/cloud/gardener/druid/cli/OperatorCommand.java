@@ -87,6 +87,14 @@ final class OperatorCommand implements Callable<Integer> {
           + " spec.backup.snapshotCompaction.eventsThreshold says (default: ${DEFAULT-VALUE}).")
   long eventsThreshold;
 
+  @Option(names = "--trigger-full-snapshot-threshold", paramLabel = "COUNT",
+      defaultValue = "3000000",
+      description = "Delta events past which the leader's agent takes a full snapshot instead"
+          + " of a compaction Job, unless the Etcd's"
+          + " spec.backup.snapshotCompaction.triggerFullSnapshotThreshold says (default:"
+          + " ${DEFAULT-VALUE}).")
+  long fullSnapshotThreshold;
+
   @Option(names = "--active-deadline-duration", paramLabel = "DURATION", defaultValue = "3h",
       converter = GoDurationConverter.class,
       description = "How long a compaction Job may run before it is killed"
@@ -101,7 +109,8 @@ final class OperatorCommand implements Callable<Integer> {
     }
     OperatorSettings settings = new OperatorSettings(
         image == null ? defaultImage() : image, localStoreRoot,
-        new CompactionSettings(enableCompaction, eventsThreshold, activeDeadline));
+        new CompactionSettings(enableCompaction, eventsThreshold, fullSnapshotThreshold,
+            activeDeadline));
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
     MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(

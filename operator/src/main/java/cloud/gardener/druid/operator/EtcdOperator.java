@@ -97,7 +97,7 @@ public final class EtcdOperator implements AutoCloseable {
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));
     if (options.settings().compaction().enabled()) {
-      operator.register(new CompactionReconciler(client, options.settings(),
+      operator.register(new CompactionReconciler(client, agents, options.settings(),
           new CompactionMetrics(metrics.registry()), clock), c -> watch(c, options));
     }
   }

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.compaction;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import java.time.Duration;
@@ -14,7 +16,9 @@ import java.util.OptionalLong;
  * upstream's compaction controller decides): a finished Job is recorded and deleted first; a
  * running one, or a pod still terminating, is waited for; otherwise a Job starts when the
  * delta events since the last full snapshot (delta lease revision minus full lease revision)
- * reach the threshold, unless failed Jobs back off.
+ * reach the threshold, unless failed Jobs back off. Past {@code triggerFullSnapshotThreshold}
+ * events, or when the last Job ran out of time, the leader's agent takes a full snapshot
+ * instead (a compaction of that many events would hardly finish, as upstream reasons).
  */
 final class CompactionDecision {
 
@@ -42,16 +46,22 @@ final class CompactionDecision {
    * @param failures consecutive failed Jobs of this Etcd and when the last one ended
    */
   record Facts(Optional<JobState> job, boolean podLeft, OptionalLong fullRevision,
-      OptionalLong deltaRevision, long eventsThreshold, Failures failures, Instant now) {
+      OptionalLong deltaRevision, long eventsThreshold, long fullSnapshotThreshold,
+      Failures failures, Instant now) {
   }
 
-  record Failures(int consecutive, Instant lastEnded) {
-    static final Failures NONE = new Failures(0, Instant.EPOCH);
+  /** {@code deadlineExceeded}: the last Job was killed at its active deadline. */
+  record Failures(int consecutive, Instant lastEnded, boolean deadlineExceeded) {
+    static final Failures NONE = new Failures(0, Instant.EPOCH, false);
 
-    Failures after(boolean succeeded, Instant ended) {
-      return succeeded ? NONE : new Failures(consecutive + 1, ended);
+    Failures after(JobState.Finished job, Instant ended) {
+      return job.succeeded() ? NONE
+          : new Failures(consecutive + 1, ended, DEADLINE_EXCEEDED.equals(job.reason()));
     }
   }
+
+  /** The reason of a Job's Failed condition when it ran past its active deadline. */
+  static final String DEADLINE_EXCEEDED = "DeadlineExceeded";
 
   sealed interface Action {
     /** Nothing to do until the leases or the Job change. */
@@ -74,6 +84,10 @@ final class CompactionDecision {
     }
 
     record BackOff(Duration remaining, long deltaEvents) implements Action {
+    }
+
+    /** Ask the leader's agent for a full snapshot instead of compacting. */
+    record TriggerFullSnapshot(long deltaEvents, String why) implements Action {
     }
   }
 
@@ -100,6 +114,14 @@ final class CompactionDecision {
       return new Action.Idle(events + " delta events, below the threshold of "
           + facts.eventsThreshold(), OptionalLong.of(events));
     }
+    if (events >= facts.fullSnapshotThreshold()) {
+      return new Action.TriggerFullSnapshot(events, events + " delta events reach the full"
+          + " snapshot threshold of " + facts.fullSnapshotThreshold());
+    }
+    if (facts.failures().deadlineExceeded()) {
+      return new Action.TriggerFullSnapshot(events,
+          "the last compaction job ran past its deadline");
+    }
     Duration remaining = backoffRemaining(facts.failures(), facts.now());
     if (!remaining.isZero()) {
       return new Action.BackOff(remaining, events);
@@ -118,6 +140,36 @@ final class CompactionDecision {
   private static Duration backoffRemaining(Failures failures, Instant now) {
     Instant until = failures.lastEnded().plus(backoff(failures.consecutive()));
     return until.isAfter(now) ? Duration.between(now, until) : Duration.ZERO;
+  }
+
+  /**
+   * Upstream's {@code failureReason} label of a finished Job: {@code none}, or why it failed,
+   * read from the Job's condition and its pod (disruption condition, terminated container).
+   */
+  static String failureReason(JobState.Finished job, Optional<Pod> pod) {
+    if (job.succeeded()) {
+      return "none";
+    }
+    if (DEADLINE_EXCEEDED.equals(job.reason())) {
+      return "deadlineExceeded";
+    }
+    if (pod.isEmpty() || pod.get().getStatus() == null) {
+      return "unknown";
+    }
+    var status = pod.get().getStatus();
+    for (PodCondition c : Optional.ofNullable(status.getConditions()).orElse(List.of())) {
+      if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
+        return switch (String.valueOf(c.getReason())) {
+          case "PreemptionByScheduler" -> "preempted";
+          case "DeletionByTaintManager", "EvictionByEvictionAPI", "TerminationByKubelet" ->
+              "evicted";
+          default -> "unknown";
+        };
+      }
+    }
+    boolean terminated = Optional.ofNullable(status.getContainerStatuses()).orElse(List.of())
+        .stream().anyMatch(c -> c.getState() != null && c.getState().getTerminated() != null);
+    return terminated ? "processFailure" : "unknown";
   }
 
   /** The state of a compaction Job read from its status (upstream reads the same fields). */

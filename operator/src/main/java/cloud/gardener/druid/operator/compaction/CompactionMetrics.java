@@ -5,15 +5,17 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Upstream etcd-druid's compaction metrics, with its names, label names and values and
- * histogram buckets: {@code etcddruid_compaction_jobs_total{succeeded,etcd_namespace}},
+ * histogram buckets: {@code etcddruid_compaction_jobs_total{succeeded,failureReason,etcd_namespace}},
+ * {@code etcddruid_compaction_full_snapshot_triggered_total{succeeded,etcd_namespace}},
  * {@code etcddruid_compaction_jobs_current{etcd_namespace}},
- * {@code etcddruid_compaction_job_duration_seconds{succeeded,etcd_namespace}} and
+ * {@code etcddruid_compaction_job_duration_seconds{succeeded,failureReason,etcd_namespace}} and
  * {@code etcddruid_compaction_num_delta_events{etcd_namespace}}. Upstream keeps one value per
  * namespace (Gardener runs one compacted Etcd per namespace); with several Etcds in a
  * namespace, the current jobs are summed and the delta events are the largest.
@@ -24,8 +26,14 @@ public final class CompactionMetrics {
   public static final String JOBS_CURRENT = "etcddruid_compaction_jobs_current";
   public static final String JOB_DURATION = "etcddruid_compaction_job_duration_seconds";
   public static final String NUM_DELTA_EVENTS = "etcddruid_compaction_num_delta_events";
+  public static final String FULL_SNAPSHOTS_TRIGGERED =
+      "etcddruid_compaction_full_snapshot_triggered_total";
   static final String NAMESPACE = "etcd_namespace";
   static final String SUCCEEDED = "succeeded";
+  static final String FAILURE_REASON = "failureReason";
+  /** Upstream's values of {@code failureReason}. */
+  static final List<String> FAILURE_REASONS = List.of("preempted", "evicted",
+      "deadlineExceeded", "processFailure", "unknown", "none");
   private static final Duration BASE = Duration.ofSeconds(60);
 
   private final MeterRegistry registry;
@@ -48,16 +56,22 @@ public final class CompactionMetrics {
     deltaEvents.put(namespace + "/" + etcd, events);
   }
 
-  void jobFinished(String namespace, boolean succeeded, Duration duration) {
+  void jobFinished(String namespace, boolean succeeded, String failureReason,
+      Duration duration) {
     register(namespace);
-    counter(namespace, succeeded).increment();
-    timer(namespace, succeeded).record(duration);
+    counter(namespace, succeeded, failureReason).increment();
+    timer(namespace, succeeded, failureReason).record(duration);
   }
 
   /** A Job that could not be created counts as failed, as upstream counts it. */
   void jobNotCreated(String namespace) {
     register(namespace);
-    counter(namespace, false).increment();
+    counter(namespace, false, "unknown").increment();
+  }
+
+  void fullSnapshotTriggered(String namespace, boolean succeeded) {
+    register(namespace);
+    triggered(namespace, succeeded).increment();
   }
 
   void forget(String namespace, String etcd) {
@@ -71,8 +85,11 @@ public final class CompactionMetrics {
       return;
     }
     for (boolean succeeded : new boolean[] {true, false}) {
-      counter(namespace, succeeded);
-      timer(namespace, succeeded);
+      triggered(namespace, succeeded);
+      for (String reason : FAILURE_REASONS) {
+        counter(namespace, succeeded, reason);
+        timer(namespace, succeeded, reason);
+      }
     }
     Gauge.builder(JOBS_CURRENT, () -> sum(running, namespace))
         .description("Number of currently running compaction jobs.")
@@ -82,20 +99,31 @@ public final class CompactionMetrics {
         .tag(NAMESPACE, namespace).register(registry);
   }
 
-  private Counter counter(String namespace, boolean succeeded) {
-    return Counter.builder(JOBS_TOTAL.substring(0, JOBS_TOTAL.length() - "_total".length()))
+  private Counter counter(String namespace, boolean succeeded, String failureReason) {
+    return Counter.builder(withoutSuffix(JOBS_TOTAL, "_total"))
         .description("Total number of compaction jobs initiated by compaction controller.")
+        .tag(SUCCEEDED, Boolean.toString(succeeded)).tag(FAILURE_REASON, failureReason)
+        .tag(NAMESPACE, namespace).register(registry);
+  }
+
+  private Counter triggered(String namespace, boolean succeeded) {
+    return Counter.builder(withoutSuffix(FULL_SNAPSHOTS_TRIGGERED, "_total"))
+        .description("Total number of full snapshot triggered by compaction controller.")
         .tag(SUCCEEDED, Boolean.toString(succeeded)).tag(NAMESPACE, namespace)
         .register(registry);
   }
 
-  private Timer timer(String namespace, boolean succeeded) {
-    return Timer.builder(JOB_DURATION.substring(0, JOB_DURATION.length() - "_seconds".length()))
+  private static String withoutSuffix(String name, String suffix) {
+    return name.substring(0, name.length() - suffix.length());
+  }
+
+  private Timer timer(String namespace, boolean succeeded, String failureReason) {
+    return Timer.builder(withoutSuffix(JOB_DURATION, "_seconds"))
         .description("Total time taken in seconds to finish a running compaction job.")
         .serviceLevelObjectives(BASE, BASE.multipliedBy(5), BASE.multipliedBy(10),
             BASE.multipliedBy(15), BASE.multipliedBy(20), BASE.multipliedBy(30))
-        .tag(SUCCEEDED, Boolean.toString(succeeded)).tag(NAMESPACE, namespace)
-        .register(registry);
+        .tag(SUCCEEDED, Boolean.toString(succeeded)).tag(FAILURE_REASON, failureReason)
+        .tag(NAMESPACE, namespace).register(registry);
   }
 
   private static double sum(Map<String, ? extends Number> values, String namespace) {

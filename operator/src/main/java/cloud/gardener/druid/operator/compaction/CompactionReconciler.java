@@ -5,11 +5,14 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.Action;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.Failures;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.JobState;
+import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import cloud.gardener.druid.operator.model.CompactionJobBuilder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,16 +50,19 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
 
   private static final Logger LOG = LoggerFactory.getLogger(CompactionReconciler.class);
   static final Duration RETRY = Duration.ofSeconds(10);
+  static final Duration FULL_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
 
   private final KubernetesClient client;
+  private final AgentClient agents;
   private final OperatorSettings settings;
   private final CompactionMetrics metrics;
   private final Clock clock;
   private final Map<String, Failures> failures = new ConcurrentHashMap<>();
 
-  public CompactionReconciler(KubernetesClient client, OperatorSettings settings,
-      CompactionMetrics metrics, Clock clock) {
+  public CompactionReconciler(KubernetesClient client, AgentClient agents,
+      OperatorSettings settings, CompactionMetrics metrics, Clock clock) {
     this.client = client;
+    this.agents = agents;
     this.settings = settings;
     this.metrics = metrics;
     this.clock = clock;
@@ -91,7 +97,9 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
         .withLabel("job-name", jobName).list().getItems().isEmpty();
     return new CompactionDecision.Facts(job, podLeft,
         holderRevision(namespace, names.fullSnapshotLease()),
-        holderRevision(namespace, names.deltaSnapshotLease()), CompactionJobBuilder.eventsThreshold(etcd, settings),
+        holderRevision(namespace, names.deltaSnapshotLease()),
+        CompactionJobBuilder.eventsThreshold(etcd, settings),
+        CompactionJobBuilder.fullSnapshotThreshold(etcd, settings),
         failures.getOrDefault(namespace + "/" + names.etcd(), Failures.NONE), clock.instant());
   }
 
@@ -109,9 +117,10 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
     if (action instanceof Action.FinishJob finish) {
       JobState.Finished outcome = finish.outcome();
       metrics.jobRunning(namespace, name, false);
-      metrics.jobFinished(namespace, outcome.succeeded(), outcome.duration());
-      failures.merge(namespace + "/" + name, Failures.NONE.after(outcome.succeeded(),
-          clock.instant()), (old, next) -> old.after(outcome.succeeded(), clock.instant()));
+      metrics.jobFinished(namespace, outcome.succeeded(),
+          CompactionDecision.failureReason(outcome, jobPod(etcd)), outcome.duration());
+      failures.merge(namespace + "/" + name, Failures.NONE.after(outcome, clock.instant()),
+          (old, next) -> old.after(outcome, clock.instant()));
       LOG.info("compaction job of Etcd {}/{} {} after {} s{}", namespace, name,
           outcome.succeeded() ? "succeeded" : "failed", outcome.duration().toSeconds(),
           outcome.reason() == null ? "" : " (" + outcome.reason() + ")");
@@ -129,6 +138,9 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
           namespace, name, backOff.deltaEvents(), backOff.remaining().toSeconds());
       return UpdateControl.<Etcd>noUpdate().rescheduleAfter(backOff.remaining());
     }
+    if (action instanceof Action.TriggerFullSnapshot trigger) {
+      return triggerFullSnapshot(etcd, trigger);
+    }
     long events = ((Action.CreateJob) action).deltaEvents();
     metrics.deltaEvents(namespace, name, events);
     try {
@@ -144,6 +156,57 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
     LOG.info("compaction of Etcd {}/{}: {} delta events since the last full snapshot, job {}"
         + " started", namespace, name, events, CompactionJobBuilder.jobName(etcd));
     return UpdateControl.noUpdate();
+  }
+
+  /** Upstream's alternative to a compaction that would hardly finish. */
+  private UpdateControl<Etcd> triggerFullSnapshot(Etcd etcd, Action.TriggerFullSnapshot trigger) {
+    String namespace = etcd.getMetadata().getNamespace();
+    String name = etcd.getMetadata().getName();
+    metrics.deltaEvents(namespace, name, trigger.deltaEvents());
+    Optional<AgentEndpoint> leader = leaderAgent(etcd);
+    if (leader.isEmpty()) {
+      LOG.info("compaction of Etcd {}/{}: {}, but no leader to take a full snapshot", namespace,
+          name, trigger.why());
+      return UpdateControl.<Etcd>noUpdate().rescheduleAfter(RETRY);
+    }
+    try {
+      long revision = agents.withActionTimeout(FULL_SNAPSHOT_TIMEOUT)
+          .fullSnapshot(leader.get(), false);
+      metrics.fullSnapshotTriggered(namespace, true);
+      failures.remove(namespace + "/" + name);
+      LOG.info("compaction of Etcd {}/{}: {}; full snapshot up to revision {} taken instead",
+          namespace, name, trigger.why(), revision);
+      return UpdateControl.noUpdate();
+    } catch (RuntimeException e) {
+      metrics.fullSnapshotTriggered(namespace, false);
+      LOG.warn("compaction of Etcd {}/{}: {}; the full snapshot failed: {}", namespace, name,
+          trigger.why(), e.getMessage());
+      return UpdateControl.<Etcd>noUpdate().rescheduleAfter(RETRY);
+    }
+  }
+
+  /** The agent of etcd's leader: the member whose lease holder says {@code :Leader}. */
+  private Optional<AgentEndpoint> leaderAgent(Etcd etcd) {
+    EtcdNames names = EtcdNames.of(etcd);
+    String namespace = etcd.getMetadata().getNamespace();
+    int replicas = etcd.getSpec().getReplicas() == null ? 0 : etcd.getSpec().getReplicas();
+    for (int i = 0; i < replicas; i++) {
+      Lease lease = client.leases().inNamespace(namespace).withName(names.memberLease(i)).get();
+      String holder = lease == null || lease.getSpec() == null ? null
+          : lease.getSpec().getHolderIdentity();
+      if (holder != null && holder.endsWith(":Leader")) {
+        Pod pod = client.pods().inNamespace(namespace).withName(names.member(i)).get();
+        return pod == null ? Optional.empty() : AgentEndpoint.of(pod,
+            EtcdDefaults.agentPort(etcd), EtcdDefaults.agentTls(etcd));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Pod> jobPod(Etcd etcd) {
+    return client.pods().inNamespace(etcd.getMetadata().getNamespace())
+        .withLabel("job-name", CompactionJobBuilder.jobName(etcd)).list().getItems().stream()
+        .findFirst();
   }
 
   private OptionalLong holderRevision(String namespace, String lease) {

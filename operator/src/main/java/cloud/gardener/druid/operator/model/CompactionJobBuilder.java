@@ -49,6 +49,13 @@ public final class CompactionJobBuilder {
         : settings.compaction().eventsThreshold();
   }
 
+  /** The Etcd's {@code snapshotCompaction.triggerFullSnapshotThreshold}, else the operator's. */
+  public static long fullSnapshotThreshold(Etcd etcd, OperatorSettings settings) {
+    SnapshotCompactionSpec spec = EtcdDefaults.backup(etcd).getSnapshotCompaction();
+    return spec != null && spec.getTriggerFullSnapshotThreshold() != null
+        ? spec.getTriggerFullSnapshotThreshold() : settings.compaction().fullSnapshotThreshold();
+  }
+
   public static Map<String, String> labels(Etcd etcd) {
     Map<String, String> labels = EtcdLabels.managed(etcd);
     labels.put(Labels.COMPONENT, COMPONENT);

@@ -126,10 +126,10 @@ class CompactionIT {
         assertThat(client.batch().v1().jobs().inNamespace(ns.name())
             .withName("compacted-compactor").get()).as("the finished job is deleted").isNull();
         assertThat(operator.metrics().scrape()).contains(CompactionMetrics.JOBS_TOTAL
-            + "{etcd_namespace=\"" + ns.name() + "\",succeeded=\"true\"} 1.0");
+            + "{etcd_namespace=\"" + ns.name() + "\",failureReason=\"none\",succeeded=\"true\"} 1.0");
       });
       assertThat(operator.metrics().scrape()).contains(CompactionMetrics.JOB_DURATION
-          + "_count{etcd_namespace=\"" + ns.name() + "\",succeeded=\"true\"} 1");
+          + "_count{etcd_namespace=\"" + ns.name() + "\",failureReason=\"none\",succeeded=\"true\"} 1");
 
       assertThat(restoreOnly(compacted, store, Files.createTempDirectory("compaction-it")))
           .containsAllEntriesOf(written)

@@ -43,6 +43,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Snapshot compaction on the real control plane: an Etcd writes more delta events than its
@@ -57,6 +58,9 @@ class CompactionIT {
   static final Duration ROLLOUT = Duration.ofMinutes(3);
   static final Duration COMPACTION = Duration.ofMinutes(5);
   static final int KEYS = 600;
+
+  @TempDir
+  Path work;
 
   @Test
   void deltaEventsPastTheThresholdAreCompactedIntoAFullSnapshotHoldingEveryKey(
@@ -131,7 +135,7 @@ class CompactionIT {
       assertThat(operator.metrics().scrape()).contains(CompactionMetrics.JOB_DURATION
           + "_count{etcd_namespace=\"" + ns.name() + "\",failureReason=\"none\",succeeded=\"true\"} 1");
 
-      assertThat(restoreOnly(compacted, store, Files.createTempDirectory("compaction-it")))
+      assertThat(restoreOnly(compacted, store, work))
           .containsAllEntriesOf(written)
           .doesNotContainKey("/compaction/0002");
     }

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.compact.CompactCommand;
 import cloud.gardener.druid.agent.copy.CopyCommand;
 import cloud.gardener.druid.agent.http.AgentHttpServer;
 import java.lang.ProcessBuilder.Redirect;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
             + " pod.",
         "Exit codes: 0 after SIGTERM, 65 when the data directory belongs to another Etcd, "
             + "64 for invalid options, etcd's exit code (or 1) when etcd died."},
-    subcommands = CopyCommand.class)
+    subcommands = {CopyCommand.class, CompactCommand.class})
 public final class AgentCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);

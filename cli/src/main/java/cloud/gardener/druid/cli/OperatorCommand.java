@@ -3,10 +3,12 @@ package cloud.gardener.druid.cli;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.metrics.MetricsServer;
+import cloud.gardener.druid.operator.model.CompactionSettings;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -73,6 +75,32 @@ final class OperatorCommand implements Callable<Integer> {
           + " the pod's IP).")
   String metricsAddress;
 
+  @Option(names = "--enable-backup-compaction", negatable = true, defaultValue = "false",
+      fallbackValue = "true",
+      description = "Compact the backups of Etcds with a store: a Job runs 'druid agent compact'"
+          + " when the delta events since the last full snapshot reach the threshold"
+          + " (default: ${DEFAULT-VALUE}, as upstream).")
+  boolean enableCompaction;
+
+  @Option(names = "--etcd-events-threshold", paramLabel = "COUNT", defaultValue = "1000000",
+      description = "Delta events after which compaction runs, unless the Etcd's"
+          + " spec.backup.snapshotCompaction.eventsThreshold says (default: ${DEFAULT-VALUE}).")
+  long eventsThreshold;
+
+  @Option(names = "--trigger-full-snapshot-threshold", paramLabel = "COUNT",
+      defaultValue = "3000000",
+      description = "Delta events past which the leader's agent takes a full snapshot instead"
+          + " of a compaction Job, unless the Etcd's"
+          + " spec.backup.snapshotCompaction.triggerFullSnapshotThreshold says (default:"
+          + " ${DEFAULT-VALUE}).")
+  long fullSnapshotThreshold;
+
+  @Option(names = "--active-deadline-duration", paramLabel = "DURATION", defaultValue = "3h",
+      converter = GoDurationConverter.class,
+      description = "How long a compaction Job may run before it is killed"
+          + " (default: ${DEFAULT-VALUE}).")
+  Duration activeDeadline;
+
   @Override
   public Integer call() throws InterruptedException, IOException {
     KubernetesClient client = KubeClients.create(kubeconfig);
@@ -80,7 +108,9 @@ final class OperatorCommand implements Callable<Integer> {
       CrdInstaller.install(client, "etcd-druid");
     }
     OperatorSettings settings = new OperatorSettings(
-        image == null ? defaultImage() : image, localStoreRoot);
+        image == null ? defaultImage() : image, localStoreRoot,
+        new CompactionSettings(enableCompaction, eventsThreshold, fullSnapshotThreshold,
+            activeDeadline));
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
     MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(

@@ -3,6 +3,8 @@ package cloud.gardener.druid.operator;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentTlsContexts;
 import cloud.gardener.druid.operator.agent.HttpAgentClient;
+import cloud.gardener.druid.operator.compaction.CompactionMetrics;
+import cloud.gardener.druid.operator.compaction.CompactionReconciler;
 import cloud.gardener.druid.operator.component.AgentApiSecretComponent;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.component.ConfigMapComponent;
@@ -94,6 +96,10 @@ public final class EtcdOperator implements AutoCloseable {
     operator.register(tasks, c -> watch(c, options));
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));
+    if (options.settings().compaction().enabled()) {
+      operator.register(new CompactionReconciler(client, agents, options.settings(),
+          new CompactionMetrics(metrics.registry()), clock), c -> watch(c, options));
+    }
   }
 
   private static void watch(ControllerConfigurationOverrider<?> c, Options options) {

@@ -103,6 +103,13 @@ public final class MemberClient implements AutoCloseable {
         "move leadership to " + hex(toMemberId));
   }
 
+  /** Drops the key history before {@code revision}, returning once the database dropped it. */
+  public void compact(long revision) throws EtcdException {
+    await(client.getKVClient().compact(revision,
+        io.etcd.jetcd.options.CompactOption.newBuilder().withCompactPhysical(true).build()),
+        "compact at revision " + revision, Duration.ofMinutes(10));
+  }
+
   public void defragment() throws EtcdException {
     CompletableFuture<?> f = client.getMaintenanceClient().defragmentMember(endpoint.toString());
     await(f, "defragment " + endpoint, Duration.ofMinutes(10));

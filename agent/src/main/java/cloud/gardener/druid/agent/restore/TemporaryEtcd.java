@@ -21,9 +21,10 @@ import java.util.Optional;
 /**
  * An etcd on a restored data directory, reachable only on 127.0.0.1 and without fsync (the
  * directory is thrown away if anything fails, and synced by the caller once it is done), used
- * to replay deltas in large transactions.
+ * to replay deltas in large transactions, and by {@code druid agent compact} to compact and
+ * defragment a restored backup.
  */
-final class TemporaryEtcd implements AutoCloseable {
+public final class TemporaryEtcd implements AutoCloseable {
 
   private static final String HOST = "127.0.0.1";
   /** Above the applier's batch limits, so a batch is never refused for its size. */
@@ -38,7 +39,7 @@ final class TemporaryEtcd implements AutoCloseable {
     this.client = client;
   }
 
-  static TemporaryEtcd start(Path etcdBinary, String name, Path dataDir, Path log)
+  public static TemporaryEtcd start(Path etcdBinary, String name, Path dataDir, Path log)
       throws IOException, RestoreException {
     URI clientUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
     URI peerUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
@@ -114,7 +115,7 @@ final class TemporaryEtcd implements AutoCloseable {
     }
   }
 
-  MemberClient client() {
+  public MemberClient client() {
     return client;
   }
 

@@ -51,8 +51,19 @@ public final class FullSnapshotter {
 
   public Snapshot take(boolean isFinal) throws IOException, EtcdException {
     long revision = etcd.revision();
-    Snapshot snapshot = Snapshot.full(0, revision, clock.instant(),
-        compression.format(), isFinal);
+    return write(Snapshot.full(0, revision, clock.instant(), compression.format(), isFinal));
+  }
+
+  /**
+   * Streams etcd's database into the store under the name {@code snapshot} gives (its
+   * revision, time and compression chosen by the caller, e.g. a compacted backup named after
+   * the last revision it covers).
+   */
+  public Snapshot write(Snapshot snapshot) throws IOException {
+    if (snapshot.compression() != compression.format()) {
+      throw new IllegalArgumentException("snapshot " + snapshot + " is not named for "
+          + compression.format() + " compression");
+    }
     long started = System.nanoTime();
     long[] bytes = new long[1];
     progress.start(SnapshotProgress.Kind.FULL, databaseSize());

@@ -5,8 +5,15 @@ package cloud.gardener.druid.operator.model;
  *
  * @param defaultImage image of member pods when the Etcd names none (it runs {@code druid agent})
  * @param localStoreRoot host directory under which {@code Local} backup stores live
+ * @param compaction whether and when snapshot compaction Jobs run
  */
-public record OperatorSettings(String defaultImage, String localStoreRoot) {
+public record OperatorSettings(String defaultImage, String localStoreRoot,
+    CompactionSettings compaction) {
+
+  /** Without snapshot compaction (upstream's default). */
+  public OperatorSettings(String defaultImage, String localStoreRoot) {
+    this(defaultImage, localStoreRoot, CompactionSettings.DISABLED);
+  }
 
   /** The repository images/build.sh names its image after (operator and members in one). */
   public static final String IMAGE_REPOSITORY =

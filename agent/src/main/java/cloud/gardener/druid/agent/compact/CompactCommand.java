@@ -1,0 +1,166 @@
+package cloud.gardener.druid.agent.compact;
+
+import cloud.gardener.druid.agent.config.EtcdTuning;
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.restore.RestoreException;
+import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.api.types.GoDuration;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code druid agent compact}: compacts an Etcd's backups into one new full snapshot
+ * (upstream's {@code etcdbrctl compact}); the operator runs it as a Job when the delta events
+ * since the last full snapshot pass {@code spec.backup.snapshotCompaction.eventsThreshold}.
+ */
+@Command(
+    name = "compact",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Compact the backups of an Etcd: restore the newest full snapshot and the delta "
+            + "snapshots after it into a temporary etcd, compact and defragment it, and upload "
+            + "it as a new full snapshot named after the last revision the deltas cover. With "
+            + "--enable-snapshot-lease-renewal the Etcd's snapshot leases are updated.",
+        "Exit codes: 0 when compacted or when there is nothing to compact, 1 when the "
+            + "compaction failed, 64 for invalid options."})
+public final class CompactCommand implements Callable<Integer> {
+
+  static final int EXIT_FAILED = 1;
+  static final int EXIT_INVALID_OPTIONS = 64;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", required = true,
+      description = "Backup store: Local, S3, GCS or ABS.")
+  StoreConfig.Provider storeProvider;
+
+  @Option(names = "--store-container", paramLabel = "BUCKET|CONTAINER|DIR", required = true,
+      description = "Bucket (S3, GCS), blob container (ABS) or directory (Local).")
+  String storeContainer;
+
+  @Option(names = "--store-prefix", paramLabel = "PREFIX", required = true,
+      description = "Prefix of the backups.")
+  String storePrefix;
+
+  @Option(names = "--store-endpoint-override", paramLabel = "URL",
+      description = "Endpoint of an S3-compatible store or an emulator; default: the "
+          + "provider's.")
+  URI storeEndpointOverride;
+
+  @Option(names = "--store-secret-dir", paramLabel = "DIR",
+      description = "The store secret's keys as files (docs/backup-stores.md).")
+  Path storeSecretDir;
+
+  @Option(names = "--etcd-name", paramLabel = "ETCD", required = true,
+      description = "The Etcd whose backups these are: a store whose identity marker names "
+          + "another Etcd is refused.")
+  String etcdName;
+
+  @Option(names = "--namespace", paramLabel = "NAMESPACE",
+      defaultValue = "${env:POD_NAMESPACE:-default}",
+      description = "Namespace of the Etcd. Default: $POD_NAMESPACE, else default.")
+  String namespace;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      defaultValue = "/var/etcd/data/compaction.etcd",
+      description = "Scratch data directory of the temporary etcd, deleted afterwards "
+          + "(default: ${DEFAULT-VALUE}).")
+  Path dataDir;
+
+  @Option(names = "--etcd-bin-dir", paramLabel = "DIR",
+      defaultValue = "${env:DRUID_ETCD_BIN_DIR:-/usr/local/bin}",
+      description = "Directory holding the etcd and etcdutl binaries. Default:"
+          + " $DRUID_ETCD_BIN_DIR, else /usr/local/bin.")
+  Path etcdBinDir;
+
+  @Option(names = "--etcd-snapshot-timeout", paramLabel = "DURATION", defaultValue = "15m",
+      description = "Longest time the upload of the compacted snapshot may take (default: "
+          + "${DEFAULT-VALUE}).")
+  String snapshotTimeout;
+
+  @Option(names = "--enable-snapshot-lease-renewal", paramLabel = "true|false", arity = "1",
+      defaultValue = "false", description = "Update the full and delta snapshot leases of the "
+          + "Etcd after the upload (default: ${DEFAULT-VALUE}).")
+  boolean renewLeases;
+
+  @Option(names = "--full-snapshot-lease-name", paramLabel = "LEASE",
+      description = "Default: <etcd>-full-snap.")
+  String fullLease;
+
+  @Option(names = "--delta-snapshot-lease-name", paramLabel = "LEASE",
+      description = "Default: <etcd>-delta-snap.")
+  String deltaLease;
+
+  @Override
+  public Integer call() {
+    StoreConfig store = new StoreConfig(storeProvider, storeContainer, storePrefix,
+        Optional.ofNullable(storeEndpointOverride), Optional.ofNullable(storeSecretDir));
+    Duration timeout;
+    try {
+      store.validate("");
+      timeout = GoDuration.parse(snapshotTimeout).toDuration();
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("--etcd-snapshot-timeout must be positive");
+      }
+      if (etcdName.isBlank()) {
+        throw new IllegalArgumentException("--etcd-name must not be empty");
+      }
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("invalid options: " + e.getMessage());
+      return EXIT_INVALID_OPTIONS;
+    }
+    try (SnapshotStore snapshots = SnapshotStores.open(store)) {
+      Compactor.Outcome outcome = new Compactor(snapshots, tuning(), scratchMember(),
+          Clock.systemUTC(), timeout).compact();
+      if (outcome instanceof Compactor.Outcome.NothingToCompact nothing) {
+        spec.commandLine().getOut().println("nothing to compact: " + nothing.reason());
+      } else if (outcome instanceof Compactor.Outcome.Compacted compacted) {
+        spec.commandLine().getOut().println("compacted " + compacted.plan().full() + " and "
+            + compacted.plan().deltas().size() + " delta snapshots into "
+            + compacted.snapshot());
+        if (renewLeases) {
+          try (KubernetesClient kubernetes = new KubernetesClientBuilder().build()) {
+            new SnapshotLeases(kubernetes, namespace).compacted(
+                fullLease != null ? fullLease : etcdName + "-full-snap",
+                deltaLease != null ? deltaLease : etcdName + "-delta-snap",
+                compacted.snapshot().endRevision());
+          }
+        }
+      }
+      return 0;
+    } catch (IOException | RestoreException | EtcdException | RuntimeException e) {
+      String message = e.getMessage() != null ? e.getMessage() : e.toString();
+      spec.commandLine().getErr().println("compaction failed: " + message);
+      return EXIT_FAILED;
+    }
+  }
+
+  private EtcdTuning tuning() {
+    return new EtcdTuning(etcdBinDir, 8L << 30, 75_000, 100, 1000, Optional.empty(),
+        Optional.empty());
+  }
+
+  /** The temporary etcd's identity: loopback only, never part of the Etcd's cluster. */
+  private MemberConfig scratchMember() {
+    String name = etcdName + "-compactor";
+    return new MemberConfig(name, etcdName, namespace, "127.0.0.1", "127.0.0.1", 2379, 2380,
+        Map.of(name, URI.create("http://127.0.0.1:2380")), namespace + "-" + etcdName
+        + "-compaction", dataDir, Optional.empty(), Optional.empty());
+  }
+}

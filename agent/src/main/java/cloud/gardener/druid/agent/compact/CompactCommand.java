@@ -152,8 +152,7 @@ public final class CompactCommand implements Callable<Integer> {
   }
 
   private EtcdTuning tuning() {
-    return new EtcdTuning(etcdBinDir, 8L << 30, 75_000, 100, 1000, Optional.empty(),
-        Optional.empty());
+    return EtcdTuning.defaults(etcdBinDir);
   }
 
   /** The temporary etcd's identity: loopback only, never part of the Etcd's cluster. */

@@ -15,6 +15,15 @@ public record EtcdTuning(
     Optional<String> metrics,
     Optional<String> bboltFreelistType) {
 
+  /**
+   * etcd's own defaults with an 8 GiB quota: for a temporary etcd on loopback (compaction,
+   * restore checks), which no spec tunes.
+   */
+  public static EtcdTuning defaults(Path binDir) {
+    return new EtcdTuning(binDir, 8L << 30, 75_000, 100, 1000, Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
   public Path etcd() {
     return binDir.resolve("etcd");
   }

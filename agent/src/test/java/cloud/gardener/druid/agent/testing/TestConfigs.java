@@ -26,7 +26,6 @@ public final class TestConfigs {
   }
 
   public static EtcdTuning tuning() {
-    return new EtcdTuning(EtcdBinaries.dir(), 8L * 1024 * 1024 * 1024, 75000, 100, 1000,
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    return EtcdTuning.defaults(EtcdBinaries.dir());
   }
 }

@@ -154,8 +154,7 @@ class CompactionIT {
     MemberConfig member = new MemberConfig("restored", "compacted", "ns", "127.0.0.1",
         "127.0.0.1", 2379, 2380, Map.of("restored", URI.create("http://127.0.0.1:2380")),
         "restore-check", work.resolve("data"), Optional.empty(), Optional.empty());
-    new Restorer(alone, new EtcdTuning(bin, 8L << 30, 75_000, 100, 1000, Optional.empty(),
-        Optional.empty()), member).restore(dir -> { }).orElseThrow();
+    new Restorer(alone, EtcdTuning.defaults(bin), member).restore(dir -> { }).orElseThrow();
     try (TemporaryEtcd etcd = TemporaryEtcd.start(bin.resolve("etcd"), "restored",
         work.resolve("data"), work.resolve("etcd.log"))) {
       Map<String, String> keys = new TreeMap<>();

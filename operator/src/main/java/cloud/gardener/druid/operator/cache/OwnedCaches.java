@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.health.Status;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
@@ -133,9 +134,13 @@ public final class OwnedCaches {
     return source;
   }
 
-  /** Whether the caches exist (the Etcd controller's event sources were created). */
+  /**
+   * Whether the caches can be read: created, started, synced and watching (before the Etcd
+   * controller starts, or while a watch reconnects, readers go to the API server).
+   */
   public boolean ready() {
-    return sources.containsKey(Pod.class);
+    return sources.containsKey(Pod.class)
+        && sources.values().stream().allMatch(s -> s.getStatus() == Status.HEALTHY);
   }
 
   /** The Etcd from the controller's own (primary) cache. */

@@ -5,6 +5,7 @@ import cloud.gardener.druid.operator.agent.AgentTlsContexts;
 import cloud.gardener.druid.operator.agent.HttpAgentClient;
 import cloud.gardener.druid.operator.compaction.CompactionMetrics;
 import cloud.gardener.druid.operator.compaction.CompactionReconciler;
+import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.component.AgentApiSecretComponent;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.component.ConfigMapComponent;
@@ -52,6 +53,7 @@ public final class EtcdOperator implements AutoCloseable {
   private final EtcdOpsTaskReconciler tasks;
   private final OperatorMetrics metrics = new OperatorMetrics();
   private final RolloutExecutor rolloutExecutor;
+  /** The agent status calls of every Etcd: one small pool, so they never pile up threads. */
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
     Thread t = new Thread(r, "agent-client");
     t.setDaemon(true);
@@ -59,11 +61,20 @@ public final class EtcdOperator implements AutoCloseable {
   });
 
   public EtcdOperator(KubernetesClient client, Options options) {
-    this(client, options,
-        HttpAgentClient.withTlsFrom(new AgentTlsContexts(client, Clock.systemUTC())));
+    this(client, options, new OwnedCaches());
+  }
+
+  private EtcdOperator(KubernetesClient client, Options options, OwnedCaches caches) {
+    this(client, options, HttpAgentClient.withTlsFrom(
+        new AgentTlsContexts(client, Clock.systemUTC(), caches)), caches);
   }
 
   public EtcdOperator(KubernetesClient client, Options options, AgentClient agents) {
+    this(client, options, agents, new OwnedCaches());
+  }
+
+  private EtcdOperator(KubernetesClient client, Options options, AgentClient agents,
+      OwnedCaches caches) {
     this.client = client;
     this.options = options;
     this.operator = new Operator(o -> {
@@ -75,22 +86,23 @@ public final class EtcdOperator implements AutoCloseable {
     });
     EventRecorder events = new EventRecorder(client, leaderElection.identity());
     Clock clock = Clock.systemUTC();
-    List<Component> components = List.of(new AgentApiSecretComponent(client, clock),
-        new ServiceAccountComponent(client),
-        new RoleComponent(client), new RoleBindingComponent(client), new LeaseComponent(client),
-        new DisruptionBudgetComponent(client), new ServicesComponent(client),
-        new ConfigMapComponent(client));
+    List<Component> components = List.of(new AgentApiSecretComponent(client, clock, caches),
+        new ServiceAccountComponent(client, caches), new RoleComponent(client, caches),
+        new RoleBindingComponent(client, caches), new LeaseComponent(client, caches),
+        new DisruptionBudgetComponent(client, caches), new ServicesComponent(client, caches),
+        new ConfigMapComponent(client, caches));
     EtcdObserver observer = new EtcdObserver(client, agents, agentCalls, clock,
-        VolumeHandshake.source(client));
+        VolumeHandshake.source(client), caches);
     this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events);
     EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
         new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
         rolloutExecutor,
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events,
-        options.settings());
+        options.settings(), caches);
+    // every reconcile asks for its next resync itself; this only backs that up
     operator.register(reconciler, c -> {
       watch(c, options);
-      c.withReconciliationMaxInterval(Duration.ofMinutes(5));
+      c.withReconciliationMaxInterval(Duration.ofMinutes(15));
     });
     this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock, events);
     operator.register(tasks, c -> watch(c, options));

@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,7 +22,9 @@ import javax.net.ssl.SSLContext;
  * issued by the CA of {@code spec.backup.tls} when the Etcd has one, else by the CA bundle of
  * that Secret (both CAs during a rotation). Each Etcd has its own CA. Contexts are cached per
  * secret version (uid and resourceVersion), so a rotated secret is picked up; which secrets
- * an Etcd refers to is re-read at most every {@link #REFRESH}.
+ * an Etcd refers to is re-read at most every {@link #REFRESH}. The Etcd and its issued Secret
+ * are read from the operator's caches once they run; only a user's CA Secret (not the
+ * operator's, so not cached) is read from the API server.
  */
 public final class AgentTlsContexts {
 
@@ -32,12 +35,18 @@ public final class AgentTlsContexts {
 
   private final KubernetesClient client;
   private final Clock clock;
+  private final OwnedCaches caches;
   private final Map<String, Resolved> byEtcd = new ConcurrentHashMap<>();
   private final Map<String, SSLContext> bySecretVersions = new ConcurrentHashMap<>();
 
   public AgentTlsContexts(KubernetesClient client, Clock clock) {
+    this(client, clock, new OwnedCaches());
+  }
+
+  public AgentTlsContexts(KubernetesClient client, Clock clock, OwnedCaches caches) {
     this.client = client;
     this.clock = clock;
+    this.caches = caches;
   }
 
   /** The context for the endpoint's Etcd; empty when the Etcd is gone. */
@@ -59,13 +68,16 @@ public final class AgentTlsContexts {
   }
 
   private Optional<SSLContext> resolve(String namespace, String name) {
-    Etcd etcd = client.resources(Etcd.class).inNamespace(namespace).withName(name).get();
+    Etcd etcd = caches.ready() ? caches.etcd(namespace, name).orElse(null)
+        : client.resources(Etcd.class).inNamespace(namespace).withName(name).get();
     if (etcd == null) {
       return Optional.empty();
     }
     TLSConfig tls = etcd.getSpec().getBackup() == null ? null
         : etcd.getSpec().getBackup().getTls();
-    Secret issued = secret(namespace, EtcdNames.of(etcd).agentApiSecret());
+    String issuedName = EtcdNames.of(etcd).agentApiSecret();
+    Secret issued = caches.ready() ? caches.get(Secret.class, namespace, issuedName)
+        .orElseGet(() -> secret(namespace, issuedName)) : secret(namespace, issuedName);
     Optional<Secret> userCa = Optional.ofNullable(tls)
         .map(t -> secret(namespace, t.getTlsCASecretRef().getName()));
     String caKey = Optional.ofNullable(tls).map(t -> t.getTlsCASecretRef().getDataKey())

@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.component;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.agent.AgentCertificates;
+import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.Owners;
@@ -19,16 +20,19 @@ import java.util.Map;
  * The Secret of the agent API's certificates the operator issues for each Etcd
  * ({@link AgentCertificates}): created before the members, owned by the Etcd, renewed on
  * every reconcile that finds a certificate due (the reconcile interval is far shorter than
- * the renewal margins). Read and written by name only: the operator never lists Secrets.
+ * the renewal margins). Read by name from the cache of the operator's own Secrets (those with
+ * its managed-by label) and written by name: the operator never lists other Secrets.
  */
 public final class AgentApiSecretComponent implements Component {
 
   private final KubernetesClient client;
   private final Clock clock;
+  private final OwnedCaches caches;
 
-  public AgentApiSecretComponent(KubernetesClient client, Clock clock) {
+  public AgentApiSecretComponent(KubernetesClient client, Clock clock, OwnedCaches caches) {
     this.client = client;
     this.clock = clock;
+    this.caches = caches;
   }
 
   @Override
@@ -58,11 +62,9 @@ public final class AgentApiSecretComponent implements Component {
         .withType("Opaque")
         .withData(encode(next))
         .build();
-    if (existing == null) {
-      client.resource(desired).create();
-    } else {
-      client.resource(desired).update(); // optimistic: a concurrent writer makes this retry
-    }
+    Secret written = existing == null ? client.resource(desired).create()
+        : client.resource(desired).update(); // optimistic: a concurrent writer makes this retry
+    caches.wrote(written, existing);
   }
 
   @Override
@@ -78,6 +80,10 @@ public final class AgentApiSecretComponent implements Component {
   }
 
   private Secret get(Etcd etcd) {
+    if (caches.ready()) {
+      return caches.get(Secret.class, etcd.getMetadata().getNamespace(),
+          EtcdNames.of(etcd).agentApiSecret()).orElse(null);
+    }
     return client.secrets().inNamespace(etcd.getMetadata().getNamespace())
         .withName(EtcdNames.of(etcd).agentApiSecret()).get();
   }

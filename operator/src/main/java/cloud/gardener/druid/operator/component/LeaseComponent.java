@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import cloud.gardener.druid.operator.cache.OwnedCaches;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,14 @@ import java.util.stream.IntStream;
  */
 public final class LeaseComponent extends AppliedComponent<Lease> {
 
-  public LeaseComponent(KubernetesClient client) {
-    super(client, Lease.class, "LEASES");
+  public LeaseComponent(KubernetesClient client, OwnedCaches caches) {
+    super(client, caches, Lease.class, "LEASES");
+  }
+
+  /** The agents renew their leases every few seconds: only our hash is compared. */
+  @Override
+  boolean repairsDrift() {
+    return false;
   }
 
   @Override

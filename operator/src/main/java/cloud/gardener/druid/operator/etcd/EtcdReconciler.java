@@ -5,6 +5,7 @@ import cloud.gardener.druid.api.Finalizers;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.OperatorSettings;
@@ -14,17 +15,9 @@ import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.rollout.RolloutAction;
 import cloud.gardener.druid.operator.status.EtcdStatusComputer;
 import cloud.gardener.druid.operator.status.StatusWriter;
-import cloud.gardener.druid.api.Labels;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -35,20 +28,29 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Reconciles an Etcd: (1) decide whether the spec may be acted on, (2) validate it, (3) sync
  * the components in a fixed order, (4) take one step of the member rollout, (5) observe again
  * and write the whole status from that observation, (6) drop the reconcile annotation once
- * the rollout is done. Each reconcile takes at most one disruptive step; events from pods,
- * PVCs and leases trigger the next.
+ * the rollout is done. Each reconcile takes at most one disruptive step; events of the Etcd
+ * and of everything it owns trigger the next. With nothing changing there is no timer but a
+ * long jittered resync ({@link #resync}).
  */
 @ControllerConfiguration(name = "etcd", finalizerName = Finalizers.ETCD,
     generationAwareEventProcessing = false)
 public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
 
   static final Duration STEP_REQUEUE = Duration.ofSeconds(2);
-  static final Duration IDLE_REQUEUE = Duration.ofSeconds(30);
+  /**
+   * The resync of an Etcd with running members: their agents' views and the time-based
+   * conditions (a lease not renewed, a backup overdue) change without an event. It reads only
+   * caches and agents: no API request unless the status changed.
+   */
+  static final Duration RUNNING_RESYNC = Duration.ofSeconds(30);
+  /** The resync of an Etcd without running members: nothing changes without an event. */
+  static final Duration IDLE_RESYNC = Duration.ofMinutes(10);
 
   private final KubernetesClient client;
   private final List<Component> components;
@@ -63,11 +65,12 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final VolumeEvents volumeEvents;
   private final UpstreamFieldEvents upstreamFieldEvents;
   private final OperatorSettings settings;
+  private final OwnedCaches caches;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
       EtcdObserver observer, MemberRollout rollout, RolloutExecutor executor,
       EtcdCleanup cleanup, boolean autoReconcile, Clock clock, EventRecorder events,
-      OperatorSettings settings) {
+      OperatorSettings settings, OwnedCaches caches) {
     this.client = client;
     this.components = List.copyOf(components);
     this.validation = new SpecValidation(client);
@@ -81,6 +84,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.volumeEvents = new VolumeEvents(events);
     this.upstreamFieldEvents = new UpstreamFieldEvents(events);
     this.settings = settings;
+    this.caches = caches;
   }
 
   @Override
@@ -97,14 +101,18 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     }
     Optional<Long> observedGeneration = step.isPresent()
         ? Optional.of(etcd.getMetadata().getGeneration()) : Optional.empty();
-    // a step that changed nothing leaves the cluster as observed before it: no second look
+    // a step that changed nothing leaves the cluster as observed before it: no second look;
+    // after one that wrote, the API server is read: the status must show the step's writes
     ClusterSnapshot after = step.filter(Step::changedNothing).map(Step::observed)
-        .orElseGet(() -> observer.observe(etcd));
+        .orElseGet(() -> step.isPresent() ? observer.observeFresh(etcd)
+            : observer.observe(etcd));
     VolumeOperation volumeOperation = step.flatMap(Step::recorded)
         .orElse(after.volumes().recorded().orElse(null));
-    EtcdStatus status = statusWriter.decideAndWrite(etcd, e -> EtcdStatusComputer.compute(
+    Etcd written = statusWriter.decideAndWrite(etcd, e -> EtcdStatusComputer.compute(
         after, desired, e.getStatus(), observedGeneration, op.lastOperation(), op.errors(),
-        volumeOperation)).getStatus();
+        volumeOperation));
+    observer.wroteStatus(written);
+    EtcdStatus status = written.getStatus();
     volumeEvents.announce(etcd, status);
     upstreamFieldEvents.announce(etcd, status);
     boolean done = step.map(Step::action).filter(RolloutAction.Done.class::isInstance).isPresent();
@@ -112,7 +120,14 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       removeReconcileAnnotation(etcd);
     }
     return UpdateControl.<Etcd>noUpdate().rescheduleAfter(done || !gate.reconcileSpec()
-        ? IDLE_REQUEUE : STEP_REQUEUE);
+        ? resync(after) : STEP_REQUEUE);
+  }
+
+  /** The next resync, jittered by up to 10% so the Etcds of one start spread out. */
+  static Duration resync(ClusterSnapshot s) {
+    Duration base = s.members().stream().anyMatch(m -> m.pod().isPresent())
+        ? RUNNING_RESYNC : IDLE_RESYNC;
+    return base.plusMillis(ThreadLocalRandom.current().nextLong(base.toMillis() / 10 + 1));
   }
 
   /**
@@ -178,25 +193,23 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
         });
   }
 
-  /** Pods, PVCs and leases we manage trigger a reconcile of their owning Etcd. */
+  /**
+   * Everything the operator owns for an Etcd (and the EtcdOpsTasks naming it, and the
+   * StorageClasses) triggers a reconcile of the Etcd; the same informers are the caches the
+   * reconcile reads ({@link OwnedCaches}).
+   */
   @Override
   public List<EventSource<?, Etcd>> prepareEventSources(EventSourceContext<Etcd> context) {
-    return List.of(owned(context, Pod.class), owned(context, PersistentVolumeClaim.class),
-        owned(context, Lease.class));
-  }
-
-  private static <R extends HasMetadata> EventSource<?, Etcd> owned(
-      EventSourceContext<Etcd> context, Class<R> type) {
-    return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, Etcd.class)
-        .withName(type.getSimpleName())
-        .withLabelSelector(Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE)
-        .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Etcd.class))
-        .build(), context);
+    return caches.eventSources(context);
   }
 
   @Override
   public DeleteControl cleanup(Etcd etcd, Context<Etcd> context) {
-    return cleanup.run(etcd) ? DeleteControl.defaultDelete()
-        : DeleteControl.noFinalizerRemoval().rescheduleAfter(STEP_REQUEUE.toMillis());
+    if (!cleanup.run(etcd)) {
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(STEP_REQUEUE.toMillis());
+    }
+    observer.forget(etcd);
+    validation.forget(etcd);
+    return DeleteControl.defaultDelete();
   }
 }

@@ -16,11 +16,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks a spec before anything is changed for it: values the schema cannot fully check
  * (cron ranges, objects that predate the schema) and referenced Secrets that must exist. A
- * problem stops the spec reconcile, so the cluster keeps running its previous spec.
+ * problem stops the spec reconcile, so the cluster keeps running its previous spec. The
+ * referenced Secrets are read once per generation that passes (a spec is checked before it is
+ * first acted on; reconciles of the same generation that follow events cost no reads).
  */
 public final class SpecValidation {
 
@@ -29,6 +32,7 @@ public final class SpecValidation {
   }
 
   private final KubernetesClient client;
+  private final Map<String, Long> passedGeneration = new ConcurrentHashMap<>();
 
   public SpecValidation(KubernetesClient client) {
     this.client = client;
@@ -36,6 +40,12 @@ public final class SpecValidation {
 
   public List<Problem> validate(Etcd etcd) {
     List<Problem> problems = new ArrayList<>(syntax(etcd));
+    String uid = etcd.getMetadata().getUid();
+    Long generation = etcd.getMetadata().getGeneration();
+    if (problems.isEmpty() && generation != null
+        && generation.equals(passedGeneration.get(uid))) {
+      return problems;
+    }
     secrets(etcd).forEach((field, name) -> {
       Secret s = client.secrets().inNamespace(etcd.getMetadata().getNamespace()).withName(name).get();
       if (s == null) {
@@ -43,7 +53,17 @@ public final class SpecValidation {
             field + " references secret " + name + ", which does not exist"));
       }
     });
+    if (problems.isEmpty() && uid != null && generation != null) {
+      passedGeneration.put(uid, generation);
+    } else if (uid != null) {
+      passedGeneration.remove(uid);
+    }
     return problems;
+  }
+
+  /** Forgets a deleted Etcd. */
+  public void forget(Etcd etcd) {
+    passedGeneration.remove(etcd.getMetadata().getUid());
   }
 
   /** Problems visible in the spec alone. */

@@ -4,6 +4,8 @@ import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.cache.OwnedCaches;
+import cloud.gardener.druid.operator.cache.ReadYourWrites;
 import cloud.gardener.druid.operator.volume.StorageClasses;
 import cloud.gardener.druid.operator.volume.VolumeTaskSource;
 import cloud.gardener.druid.operator.volume.VolumeView;
@@ -18,86 +20,179 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Takes one {@link ClusterSnapshot} of an Etcd: lists its pods, PVCs and leases straight from
- * the API server (never an informer cache, so the snapshot is at least as new as every write
- * made before it) and asks each running member's agent for its view, in parallel.
+ * Takes one {@link ClusterSnapshot} of an Etcd: its pods, PVCs and leases and each running
+ * member's agent view (asked in parallel, {@link AgentStatuses}).
+ *
+ * <p>{@link #observe} reads the informer caches ({@link OwnedCaches}) once they show every
+ * write the operator made for the Etcd ({@link ReadYourWrites}): it waits for that at most
+ * {@link #CATCH_UP} and reads the API server when the wait runs out. {@link #observeFresh}
+ * reads the API server (the observation after a step that wrote something) and records what
+ * it saw, so the next cached observation does not act on a cache older than this one.
  */
 public final class EtcdObserver {
 
+  static final Duration CATCH_UP = Duration.ofSeconds(3);
+  private static final long POLL_NANOS = Duration.ofMillis(20).toNanos();
+
   private final KubernetesClient client;
-  private final AgentClient agents;
-  private final ExecutorService executor;
+  private final AgentStatuses agentStatuses;
   private final Clock clock;
   private final VolumeTaskSource tasks;
+  private final OwnedCaches caches;
+  private final ReadYourWrites expected;
+  private final Map<String, Etcd> lastWritten = new ConcurrentHashMap<>();
 
   public EtcdObserver(KubernetesClient client, AgentClient agents, ExecutorService executor,
       Clock clock, VolumeTaskSource tasks) {
-    this.client = client;
-    this.agents = agents;
-    this.executor = executor;
-    this.clock = clock;
-    this.tasks = tasks;
+    this(client, agents, executor, clock, tasks, new OwnedCaches());
   }
 
+  public EtcdObserver(KubernetesClient client, AgentClient agents, ExecutorService executor,
+      Clock clock, VolumeTaskSource tasks, OwnedCaches caches) {
+    this.client = client;
+    this.agentStatuses = new AgentStatuses(agents, executor, clock);
+    this.clock = clock;
+    this.tasks = tasks;
+    this.caches = caches;
+    this.expected = caches.expected();
+  }
+
+  /** From the caches once they show the operator's writes for the Etcd, else fresh. */
   public ClusterSnapshot observe(Etcd etcd) {
+    if (!caches.ready() || !awaitCaughtUp(etcd)) {
+      return observeFresh(etcd);
+    }
+    return snapshot(etcd, caches.ofEtcd(Pod.class, etcd),
+        caches.ofEtcd(PersistentVolumeClaim.class, etcd), caches.ofEtcd(Lease.class, etcd),
+        latest(etcd), false);
+  }
+
+  /** Straight from the API server; what it sees becomes the least the caches must show. */
+  public ClusterSnapshot observeFresh(Etcd etcd) {
     String ns = etcd.getMetadata().getNamespace();
+    List<Pod> pods = client.pods().inNamespace(ns)
+        .withLabels(EtcdLabels.memberSelector(etcd)).list().getItems();
+    List<PersistentVolumeClaim> pvcs = client.persistentVolumeClaims().inNamespace(ns)
+        .withLabels(EtcdLabels.volumeSelector(etcd)).list().getItems();
+    List<Lease> leases = client.leases().inNamespace(ns)
+        .withLabels(EtcdLabels.managed(etcd)).list().getItems();
+    if (caches.ready()) {
+      expected.readFresh(etcd, Pod.class, pods, members(caches.ofEtcd(Pod.class, etcd)));
+      expected.readFresh(etcd, PersistentVolumeClaim.class, pvcs,
+          volumes(caches.ofEtcd(PersistentVolumeClaim.class, etcd)));
+      expected.readFresh(etcd, Lease.class, leases, caches.ofEtcd(Lease.class, etcd));
+    }
+    Etcd fresh = client.resources(Etcd.class).inNamespace(ns)
+        .withName(etcd.getMetadata().getName()).get();
+    return snapshot(etcd, pods, pvcs, leases, fresh == null ? etcd : fresh, true);
+  }
+
+  /**
+   * The Etcd as the operator last wrote it, if that is newer than {@code etcd} (the primary
+   * cache may not show the last status write yet, and a volume flow must never act on an
+   * older record than the newest).
+   */
+  public void wroteStatus(Etcd written) {
+    lastWritten.put(written.getMetadata().getUid(), written);
+  }
+
+  /** Forgets what was recorded for a deleted Etcd. */
+  public void forget(Etcd etcd) {
+    lastWritten.remove(etcd.getMetadata().getUid());
+    expected.forget(etcd);
+  }
+
+  private Etcd latest(Etcd etcd) {
+    Etcd written = lastWritten.get(etcd.getMetadata().getUid());
+    return written != null && !ReadYourWrites.atLeast(
+        etcd.getMetadata().getResourceVersion(), written.getMetadata().getResourceVersion())
+        ? written : etcd;
+  }
+
+  private boolean awaitCaughtUp(Etcd etcd) {
+    Instant deadline = clock.instant().plus(CATCH_UP);
+    while (!expected.caughtUp(etcd, caches)) {
+      if (clock.instant().isAfter(deadline)) {
+        return false;
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
+    return true;
+  }
+
+  private ClusterSnapshot snapshot(Etcd etcd, List<Pod> podList, List<PersistentVolumeClaim> pvcList,
+      List<Lease> leaseList, Etcd recordedIn, boolean fresh) {
     EtcdNames names = EtcdNames.of(etcd);
-    Map<Integer, Pod> pods = byOrdinal(client.pods().inNamespace(ns)
-        .withLabels(EtcdLabels.memberSelector(etcd)).list().getItems());
-    Map<Integer, PersistentVolumeClaim> pvcs = byOrdinal(client.persistentVolumeClaims()
-        .inNamespace(ns).withLabels(EtcdLabels.volumeSelector(etcd)).list().getItems());
-    Map<String, Lease> leases = client.leases().inNamespace(ns)
-        .withLabels(EtcdLabels.managed(etcd)).list().getItems().stream()
-        .collect(Collectors.toMap(l -> l.getMetadata().getName(), Function.identity()));
-    Map<Integer, CompletableFuture<Optional<AgentView>>> views = askAgents(etcd, pods);
+    Map<Integer, Pod> pods = byOrdinal(members(podList));
+    Map<Integer, PersistentVolumeClaim> pvcs = byOrdinal(volumes(pvcList));
+    Map<String, Lease> leases = leaseList.stream()
+        .collect(Collectors.toMap(l -> l.getMetadata().getName(), Function.identity(), (a, b) -> a));
+    Map<Integer, CompletableFuture<Optional<AgentView>>> views = askAgents(etcd, pods, fresh);
 
     int count = Math.max(EtcdDefaults.replicas(etcd), maxOrdinal(pods, pvcs) + 1);
     List<MemberObservation> members = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       CompletableFuture<Optional<AgentView>> view = views.get(i);
       members.add(new MemberObservation(i, names.member(i), Optional.ofNullable(pods.get(i)),
-          Optional.ofNullable(pvcs.get(i)), view == null ? Optional.empty() : view.join(),
+          Optional.ofNullable(pvcs.get(i)),
+          view == null ? Optional.empty() : AgentStatuses.await(view),
           Optional.ofNullable(leases.get(names.memberLease(i)))));
     }
+    agentStatuses.prune();
     return new ClusterSnapshot(etcd, List.copyOf(members),
         Optional.ofNullable(leases.get(names.fullSnapshotLease())),
         Optional.ofNullable(leases.get(names.deltaSnapshotLease())), clock.instant(),
-        volumes(etcd));
+        volumeView(etcd, recordedIn));
   }
 
-  /**
-   * The volume part of the observation. The recorded volume operation is read from the API
-   * server, not from the Etcd the reconcile started with: an informer may not have seen the
-   * last record yet, and a flow must never act on an older record than the newest.
-   */
-  private VolumeView volumes(Etcd etcd) {
-    Etcd fresh = client.resources(Etcd.class).inNamespace(etcd.getMetadata().getNamespace())
-        .withName(etcd.getMetadata().getName()).get();
-    Optional<VolumeOperation> recorded = Optional.ofNullable(fresh == null ? etcd : fresh)
+  /** The volume part: the recorded operation, the volume task, the class's expandability. */
+  private VolumeView volumeView(Etcd etcd, Etcd recordedIn) {
+    Optional<VolumeOperation> recorded = Optional.of(recordedIn)
         .map(Etcd::getStatus).map(EtcdStatus::getVolumeOperation);
-    boolean expandable = StorageClasses.allowsExpansion(client, etcd.getSpec().getStorageClass());
-    return new VolumeView(expandable, recorded, tasks.inProgress(etcd));
+    boolean expandable = caches.ready()
+        ? StorageClasses.allowsExpansion(caches, etcd.getSpec().getStorageClass())
+        : StorageClasses.allowsExpansion(client, etcd.getSpec().getStorageClass());
+    return new VolumeView(expandable, recorded,
+        caches.ready() && !caches.hasUnfinishedTask(etcd) ? Optional.empty()
+            : tasks.inProgress(etcd));
   }
 
   private Map<Integer, CompletableFuture<Optional<AgentView>>> askAgents(Etcd etcd,
-      Map<Integer, Pod> pods) {
+      Map<Integer, Pod> pods, boolean fresh) {
     int port = EtcdDefaults.agentPort(etcd);
     boolean tls = EtcdDefaults.agentTls(etcd);
     return pods.entrySet().stream()
         .filter(e -> e.getValue().getMetadata().getDeletionTimestamp() == null)
         .collect(Collectors.toMap(Map.Entry::getKey, e -> AgentEndpoint.of(e.getValue(), port, tls)
-            .map(ep -> CompletableFuture.supplyAsync(() -> agents.status(ep), executor))
+            .map(ep -> agentStatuses.ask(ep, fresh))
             .orElseGet(() -> CompletableFuture.completedFuture(Optional.empty()))));
+  }
+
+  private static List<Pod> members(List<Pod> pods) {
+    return withComponent(pods, EtcdLabels.COMPONENT_MEMBER);
+  }
+
+  private static List<PersistentVolumeClaim> volumes(List<PersistentVolumeClaim> pvcs) {
+    return withComponent(pvcs, EtcdLabels.COMPONENT_VOLUME);
+  }
+
+  private static <T extends HasMetadata> List<T> withComponent(List<T> items, String component) {
+    return items.stream().filter(o -> o.getMetadata().getLabels() != null
+        && component.equals(o.getMetadata().getLabels().get(Labels.COMPONENT))).toList();
   }
 
   private static <T extends HasMetadata> Map<Integer, T> byOrdinal(List<T> items) {

@@ -43,7 +43,7 @@ import java.util.OptionalInt;
  *   <li>scale-in: remove the highest surplus member from etcd, then delete its pod and volume;
  *   <li>start a confirmed volume replacement, then grow volumes in place;
  *   <li>continue a restart whose pod is still terminating ({@link RestartMember} again for
- *       that member);
+ *       that member) while the others keep quorum;
  *   <li>update outdated members one at a time (a pending file system resize counts as
  *       outdated: the restart completes it): a member that is not ready first (it does not
  *       count toward quorum), then, only while the cluster is healthy and in sync, in roll
@@ -203,8 +203,11 @@ public final class MemberRollout {
     Optional<MemberObservation> terminating = s.wanted().stream()
         .filter(MemberObservation::podTerminating).findFirst();
     if (terminating.isPresent()) {
+      // without quorum the missing members start together once their pods are gone
       MemberObservation m = terminating.get();
-      return Optional.of(new RestartMember(m.ordinal(), m.name(), reason(s, desired, m)));
+      return Optional.of(s.readyMembers() >= s.quorum()
+          ? new RestartMember(m.ordinal(), m.name(), reason(s, desired, m))
+          : new Wait("member pods to terminate"));
     }
     List<MemberObservation> outdated = s.wanted().stream()
         .filter(MemberObservation::podExists)

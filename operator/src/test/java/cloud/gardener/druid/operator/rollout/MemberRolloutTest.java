@@ -50,6 +50,16 @@ class MemberRolloutTest {
   }
 
   @Test
+  void podsStillTerminatingWithoutQuorumAreWaitedForNotRestartedOneByOne() {
+    FakeCluster c = threeMembers("new", 0);
+    c.members.values().forEach(m -> {
+      m.terminating = true;
+      m.ready = false;
+    });
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Wait.class);
+  }
+
+  @Test
   void aMemberEtcdStillListsStartsAgainOnItsVolumeAsARestartNotAsANewMember() {
     FakeCluster c = threeMembers("new", 0);
     c.members.get(2).podExists = false;

@@ -132,7 +132,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
 
   /**
    * The rollout step taken, the cluster as observed right before it, the volume operation it
-   * asks to record, and whether it changed nothing (done, or waiting for a snapshot).
+   * asks to record, and whether it changed nothing (done, or waiting without a change).
    */
   private record Step(RolloutAction action, ClusterSnapshot observed,
       Optional<VolumeOperation> recorded, boolean changedNothing) {
@@ -169,7 +169,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     }
     if (outcome instanceof RolloutExecutor.Outcome.Waiting w) {
       op.processing(action.describe() + ": waiting for " + w.what());
-      return Optional.of(new Step(action, before, Optional.empty(), true));
+      return Optional.of(new Step(action, before, Optional.empty(), !w.changed()));
     }
     Optional<VolumeOperation> recorded = ((RolloutExecutor.Outcome.Done) outcome).recorded();
     StepHook.executed(etcd, action);

@@ -16,7 +16,6 @@ import cloud.gardener.druid.operator.rollout.RolloutAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -31,19 +30,21 @@ public final class RolloutExecutor {
   private final OperatorSettings settings;
   private final EventRecorder events;
   private final BackgroundSnapshots snapshotRuns;
+  private final MemberRestart restarts;
 
   public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
       EventRecorder events) {
-    this(client, agents, settings, events, new BackgroundSnapshots());
+    this(client, agents, settings, events, new BackgroundSnapshots(), MemberRestart.POD_GONE_WAIT);
   }
 
   RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      EventRecorder events, BackgroundSnapshots snapshotRuns) {
+      EventRecorder events, BackgroundSnapshots snapshotRuns, Duration podGoneWait) {
     this.client = client;
     this.agents = agents;
     this.settings = settings;
     this.events = events;
     this.snapshotRuns = snapshotRuns;
+    this.restarts = new MemberRestart(client, settings, events, podGoneWait);
   }
 
   /** What executing a step did. */
@@ -53,14 +54,22 @@ public final class RolloutExecutor {
     record Done(Optional<VolumeOperation> recorded) implements Outcome {
     }
 
-    /** The step waits for a full snapshot running in the background; it is asked again. */
-    record Waiting(String what) implements Outcome {
+    /**
+     * The step waits (for a full snapshot running in the background, a pod to terminate); it
+     * is planned and asked again. {@code changed}: it already changed the cluster (a restart
+     * deleted its pod), so the status is computed from a new observation.
+     */
+    record Waiting(String what, boolean changed) implements Outcome {
+      public Waiting(String what) {
+        this(what, false);
+      }
     }
   }
 
   /**
    * Executes {@code action}. Steps that need a full snapshot first start it in the background
-   * and answer {@link Outcome.Waiting} until it is taken, so the reconcile thread is free.
+   * and answer {@link Outcome.Waiting} until it is taken, so the reconcile thread is free; a
+   * restart waits only a few seconds for its pod to go before it answers Waiting.
    */
   public Outcome execute(ClusterSnapshot s, RolloutAction action) {
     return action.accept(new Steps(s));
@@ -99,7 +108,7 @@ public final class RolloutExecutor {
 
     @Override
     public Outcome createPods(RolloutAction.CreatePods action) {
-      action.ordinals().forEach(i -> create(MemberPodBuilder.build(etcd, settings, i,
+      action.ordinals().forEach(i -> MemberRestart.createIfAbsent(client, MemberPodBuilder.build(etcd, settings, i,
           action.alone() ? 1 : EtcdDefaults.replicas(etcd))));
       events.normal(etcd, "MembersCreated", action.describe());
       return done();
@@ -107,9 +116,7 @@ public final class RolloutExecutor {
 
     @Override
     public Outcome restartMember(RolloutAction.RestartMember action) {
-      events.normal(etcd, "MemberUpdating", action.describe());
-      deletePod(action.name());
-      return done();
+      return restarts.run(s, action);
     }
 
     @Override
@@ -271,16 +278,6 @@ public final class RolloutExecutor {
 
   private void apply(HasMetadata object) {
     client.resource(object).fieldManager("etcd-druid").forceConflicts().serverSideApply();
-  }
-
-  private void create(Pod pod) {
-    try {
-      client.resource(pod).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
-    }
   }
 
   private static String ns(Etcd etcd) {

@@ -36,11 +36,14 @@ import java.util.OptionalInt;
  *   <li>promote a learner that is ready (etcd admits one learner at a time);
  *   <li>bootstrap: with no member pod at all, create every wanted pod at once (etcd needs the
  *       initial members together);
- *   <li>recreate missing pods: all at once when quorum is lost anyway, else one at a time, and
- *       only while every other member is ready (a member with its data rejoins as itself; one
- *       without data joins as a learner);
+ *   <li>start missing pods: all at once when quorum is lost anyway, else one at a time, and
+ *       only while every other member is ready: a member etcd still lists is restarted (the
+ *       create half of a {@link RestartMember}: it rejoins as itself on its volume), a new one
+ *       is created and joins as a learner;
  *   <li>scale-in: remove the highest surplus member from etcd, then delete its pod and volume;
  *   <li>start a confirmed volume replacement, then grow volumes in place;
+ *   <li>continue a restart whose pod is still terminating ({@link RestartMember} again for
+ *       that member) while the others keep quorum;
  *   <li>update outdated members one at a time (a pending file system resize counts as
  *       outdated: the restart completes it): a member that is not ready first (it does not
  *       count toward quorum), then, only while the cluster is healthy and in sync, in roll
@@ -133,7 +136,20 @@ public final class MemberRollout {
       return Optional.of(new Wait(notReady.get().name() + " to become ready before starting "
           + missing.get(0).name()));
     }
-    return Optional.of(new CreatePods(List.of(ordinals.get(0)), "one member at a time"));
+    MemberObservation next = missing.get(0);
+    return Optional.of(keepsItsPlace(s, next)
+        ? new RestartMember(next.ordinal(), next.name(), RestartReason.POD_DELETED)
+        : new CreatePods(List.of(next.ordinal()), "one member at a time"));
+  }
+
+  /**
+   * The member is still in the etcd membership a voting peer reports: its pod went (our restart
+   * or anything else), not the member; starting it again is a restart, not a new member.
+   */
+  private static boolean keepsItsPlace(ClusterSnapshot s, MemberObservation m) {
+    return s.votingPeer(m).flatMap(MemberObservation::agent)
+        .map(a -> a.members().stream().anyMatch(x -> m.name().equals(x.name())))
+        .orElse(false);
   }
 
   /**
@@ -184,15 +200,22 @@ public final class MemberRollout {
   }
 
   private Optional<RolloutAction> update(ClusterSnapshot s, DesiredMembers desired) {
+    Optional<MemberObservation> terminating = s.wanted().stream()
+        .filter(MemberObservation::podTerminating).findFirst();
+    if (terminating.isPresent()) {
+      // without quorum the missing members start together once their pods are gone
+      MemberObservation m = terminating.get();
+      return Optional.of(s.readyMembers() >= s.quorum()
+          ? new RestartMember(m.ordinal(), m.name(), reason(s, desired, m))
+          : new Wait("member pods to terminate"));
+    }
     List<MemberObservation> outdated = s.wanted().stream()
-        .filter(m -> m.podExists() && !m.podTerminating())
+        .filter(MemberObservation::podExists)
         .filter(m -> !m.podUpdated(desired.podRevision()) || m.fileSystemResizePending())
         .sorted(Comparator.comparingInt(MemberObservation::ordinal).reversed())
         .toList();
     if (outdated.isEmpty()) {
-      return s.wanted().stream().anyMatch(MemberObservation::podTerminating)
-          ? Optional.of(new Wait("a member pod to terminate"))
-          : Optional.empty();
+      return Optional.empty();
     }
     Optional<MemberObservation> notReady = outdated.stream().filter(m -> !m.ready()).findFirst();
     if (notReady.isPresent()) {
@@ -215,10 +238,15 @@ public final class MemberRollout {
     return Optional.of(new RestartMember(next.ordinal(), next.name(), reason(s, desired, next)));
   }
 
+  /**
+   * Why {@code m} restarts, from what its pod shows (also while it terminates): that a restart
+   * was first chosen because the member was not ready only ordered it, the cause is its spec.
+   */
   private static RestartReason reason(ClusterSnapshot s, DesiredMembers desired,
       MemberObservation m) {
-    if (m.podUpdated(desired.podRevision())) {
-      return RestartReason.FILE_SYSTEM_RESIZE;
+    if (m.podRevision().filter(desired.podRevision()::equals).isPresent()) {
+      return m.fileSystemResizePending() ? RestartReason.FILE_SYSTEM_RESIZE
+          : RestartReason.POD_DELETED;
     }
     return m.runsPeerTls() != EtcdDefaults.peerTls(s.etcd())
         ? RestartReason.PEER_URL_CHANGED : RestartReason.SPEC_CHANGED;

@@ -1,6 +1,9 @@
 package cloud.gardener.druid.operator.rollout;
 
-/** Why a member is restarted (its pod deleted and created again); shown in events and lastOperation. */
+/**
+ * Why a member is restarted (its pod deleted and created again from the desired spec); shown in
+ * events and lastOperation.
+ */
 public enum RestartReason {
   /** The pod does not run the member revision the spec asks for. */
   SPEC_CHANGED("the spec changed"),
@@ -13,7 +16,12 @@ public enum RestartReason {
   /** The member's volume is replaced: it is stopped and starts on a new one. */
   VOLUME_REPLACED("volume replacement"),
   /** It started alone to restore from the store and now runs with the cluster's size. */
-  RESTORED_ALONE("started alone to restore from the store; now one of the cluster's members");
+  RESTORED_ALONE("started alone to restore from the store; now one of the cluster's members"),
+  /**
+   * Its pod is gone or going while the member keeps its place in etcd and its volume: it starts
+   * again on its data. The restart of an earlier reconcile, once its pod is gone, continues so.
+   */
+  POD_DELETED("its pod was deleted; it starts again on its volume");
 
   private final String text;
 

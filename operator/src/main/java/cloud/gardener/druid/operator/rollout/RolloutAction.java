@@ -85,7 +85,9 @@ public sealed interface RolloutAction {
   }
 
   /**
-   * Create member pods; several only when bootstrapping or when quorum is already lost.
+   * Create member pods of members that are new to etcd or start together: bootstrap, scale-out
+   * (one at a time), quorum loss, a restore. A member that keeps its place in etcd is started
+   * again by {@link RestartMember}.
    * {@code alone}: the (single) pod starts as a one-member cluster whatever spec.replicas says,
    * so that its agent restores from the backup store; the others join it later.
    */
@@ -105,8 +107,11 @@ public sealed interface RolloutAction {
   }
 
   /**
-   * Restart a member: its pod is deleted, and created again from the desired spec by the next
-   * steps ({@link CreatePods}, one member at a time), carrying {@code reason}.
+   * Restart a member, one action: its pod (the one observed, by uid) is deleted and, once gone,
+   * created again from the desired spec, carrying {@code reason}. A pod that takes longer to
+   * terminate leaves the restart waiting; the next observation plans it again for the same
+   * member (its pod terminating, or gone while the member keeps its place in etcd), which then
+   * only creates the pod.
    */
   record RestartMember(int ordinal, String name, RestartReason reason) implements RolloutAction {
     public <R> R accept(Handler<R> handler) {

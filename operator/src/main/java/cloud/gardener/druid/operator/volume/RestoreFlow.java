@@ -95,10 +95,14 @@ final class RestoreFlow {
     if (first.pvc().isEmpty()) {
       return Optional.of(new CreateVolumes(List.of(0)));
     }
+    boolean othersVote = s.votingPeer(first).isPresent();
+    if (othersVote && (!first.podExists() || first.podTerminating())) {
+      // the restart of restartAsMember, its pod still going or gone: it continues
+      return Optional.of(new RestartMember(first.ordinal(), first.name(),
+          RestartReason.RESTORED_ALONE));
+    }
     if (!first.podExists()) {
-      return Optional.of(s.votingPeer(first).isPresent()
-          ? new CreatePods(List.of(0), "restarted as one of " + s.wanted().size() + " members")
-          : new CreatePods(List.of(0), "restoring from the backup store", true));
+      return Optional.of(new CreatePods(List.of(0), "restoring from the backup store", true));
     }
     if (!first.ready()) {
       return Optional.of(new Wait(first.name() + " to restore from the backup store"));

@@ -14,6 +14,8 @@ import cloud.gardener.druid.operator.testing.Etcds;
 import cloud.gardener.druid.operator.testing.FakeCluster;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -21,8 +23,13 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -45,26 +52,58 @@ class RolloutExecutorTest {
   RolloutExecutor executor;
   ClusterSnapshot s;
 
+  /** Member pods the fake API server holds, by name: their uid. */
+  final Map<String, String> pods = new HashMap<>();
+  /** The deleted pods the fake keeps, terminating, until a test removes them. */
+  final Set<String> terminating = new HashSet<>();
+  /** Pods a DELETE only marks terminating instead of removing. */
+  boolean podsLinger;
+  final List<String> deleteBodies = new ArrayList<>();
+
   @BeforeEach
   void start() throws IOException {
     api = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     api.createContext("/", exchange -> {
       String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      String method = exchange.getRequestMethod();
       String path = exchange.getRequestURI().getPath();
+      int code;
+      String answer;
       synchronized (this) {
         if (path.endsWith("/events")) {
           events.add(Serialization.unmarshal(body, Event.class));
         } else {
-          requests.add(exchange.getRequestMethod() + " " + path);
+          requests.add(method + " " + path);
+        }
+        String pod = path.startsWith(PODS) ? path.substring(PODS.length()) : null;
+        if ("DELETE".equals(method)) {
+          deleteBodies.add(body);
+          code = 200;
+          answer = STATUS_SUCCESS;
+          if (pod != null && pods.containsKey(pod)) {
+            if (body.contains("\"uid\"") && !body.contains(pods.get(pod))) {
+              code = 409;
+              answer = "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Failure\","
+                  + "\"reason\":\"Conflict\",\"code\":409}";
+            } else if (podsLinger) {
+              terminating.add(pod);
+            } else {
+              pods.remove(pod);
+            }
+          }
+        } else if ("GET".equals(method) && pod != null) {
+          code = pods.containsKey(pod) ? 200 : 404;
+          answer = pods.containsKey(pod) ? podJson(pod) : "{\"apiVersion\":\"v1\","
+              + "\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404}";
+        } else {
+          code = "POST".equals(method) ? 201 : 200;
+          answer = body;
         }
       }
-      byte[] answer = ("DELETE".equals(exchange.getRequestMethod())
-          ? "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Success\"}" : body)
-          .getBytes(StandardCharsets.UTF_8);
+      byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 201 : 200,
-          answer.length);
-      exchange.getResponseBody().write(answer);
+      exchange.sendResponseHeaders(code, bytes.length);
+      exchange.getResponseBody().write(bytes);
       exchange.close();
     });
     api.start();
@@ -73,12 +112,26 @@ class RolloutExecutorTest {
         .withRequestRetryBackoffLimit(0).build()).build();
     executor = new RolloutExecutor(client, new FakeAgents(),
         new OperatorSettings("etcd-druid:test", null), new EventRecorder(client),
-        new BackgroundSnapshots(Runnable::run, System::nanoTime));
+        new BackgroundSnapshots(Runnable::run, System::nanoTime), Duration.ZERO);
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
     for (int i = 0; i < 4; i++) {
       c.add(i, "new").role = i == 1 ? "Leader" : "Member";
     }
     s = c.snapshot();
+    restarting = c;
+  }
+
+  static final String PODS = "/api/v1/namespaces/ns/pods/";
+  static final String STATUS_SUCCESS =
+      "{\"apiVersion\":\"v1\",\"kind\":\"Status\",\"status\":\"Success\"}";
+  FakeCluster restarting;
+
+  private String podJson(String name) {
+    Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns")
+        .withUid(pods.get(name))
+        .withDeletionTimestamp(terminating.contains(name) ? "2026-01-01T00:00:00Z" : null)
+        .endMetadata().build();
+    return Serialization.asJson(pod);
   }
 
   @AfterEach
@@ -118,14 +171,61 @@ class RolloutExecutorTest {
   }
 
   @Test
-  void aRestartDeletesThePodAndSaysWhyInItsEvent() {
-    executor.execute(s, new RolloutAction.RestartMember(2, "etcd-2",
-        RestartReason.PEER_URL_CHANGED));
-    assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-2");
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.getReason()).isEqualTo("MemberUpdating");
-      assertThat(e.getMessage()).contains("etcd-2", RestartReason.PEER_URL_CHANGED.text());
-    });
+  void aRestartDeletesTheObservedPodAndCreatesItAgainSayingWhy() {
+    pods.put("etcd-2", "uid-etcd-2");
+    RolloutExecutor.Outcome outcome = executor.execute(s, new RolloutAction.RestartMember(2,
+        "etcd-2", RestartReason.PEER_URL_CHANGED));
+    assertThat(outcome).isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(requests).containsExactly("DELETE " + PODS + "etcd-2", "GET " + PODS + "etcd-2",
+        "POST /api/v1/namespaces/ns/pods");
+    assertThat(deleteBodies).singleElement().asString()
+        .as("deletes only the pod it observed").contains("\"uid\":\"uid-etcd-2\"");
+    assertThat(reasons()).containsExactly("MemberUpdating", "MemberRestarted");
+    assertThat(events).allSatisfy(e -> assertThat(e.getMessage())
+        .contains("etcd-2", RestartReason.PEER_URL_CHANGED.text()));
+  }
+
+  @Test
+  void aRestartWhosePodStillTerminatesWaitsAndTheNextOnlyCreatesIt() {
+    pods.put("etcd-2", "uid-etcd-2");
+    podsLinger = true;
+    RolloutAction.RestartMember restart = new RolloutAction.RestartMember(2, "etcd-2",
+        RestartReason.SPEC_CHANGED);
+    assertThat(executor.execute(s, restart))
+        .isEqualTo(new RolloutExecutor.Outcome.Waiting("etcd-2's pod to terminate", true));
+    assertThat(requests).containsExactly("DELETE " + PODS + "etcd-2", "GET " + PODS + "etcd-2");
+
+    requests.clear();
+    restarting.members.get(2).terminating = true;
+    ClusterSnapshot terminatingPod = restarting.snapshot();
+    assertThat(executor.execute(terminatingPod, restart))
+        .as("still there: no second delete").isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    pods.remove("etcd-2");
+    assertThat(executor.execute(terminatingPod, restart))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(requests).containsExactly("GET " + PODS + "etcd-2", "GET " + PODS + "etcd-2",
+        "POST /api/v1/namespaces/ns/pods");
+    assertThat(reasons()).containsExactly("MemberUpdating", "MemberRestarted");
+  }
+
+  @Test
+  void aRestartOfAPodAlreadyGoneOnlyCreatesIt() {
+    restarting.members.get(2).podExists = false;
+    assertThat(executor.execute(restarting.snapshot(), new RolloutAction.RestartMember(2,
+        "etcd-2", RestartReason.POD_DELETED)))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(requests).containsExactly("POST /api/v1/namespaces/ns/pods");
+    assertThat(reasons()).containsExactly("MemberRestarted");
+  }
+
+  @Test
+  void aRestartLeavesAPodThatReplacedTheObservedOneAlone() {
+    pods.put("etcd-2", "uid-of-a-newer-pod");
+    assertThat(executor.execute(s, new RolloutAction.RestartMember(2, "etcd-2",
+        RestartReason.SPEC_CHANGED)))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(requests).containsExactly("DELETE " + PODS + "etcd-2");
+    assertThat(pods).containsEntry("etcd-2", "uid-of-a-newer-pod");
   }
 
   @Test

@@ -30,6 +30,59 @@ class MemberRolloutTest {
   }
 
   @Test
+  void rollsTheSameWayWhenEveryRestartWaitsForItsPodToTerminate() {
+    FakeCluster c = threeMembers("old", 1);
+    List<String> steps = runToCompletion(c, true);
+    assertThat(steps).containsExactly(
+        "restart etcd-2", "restart etcd-2 (pod terminating)",
+        "restart etcd-0", "restart etcd-0 (pod terminating)",
+        "move leader etcd-1 -> etcd-0",
+        "restart etcd-1", "restart etcd-1 (pod terminating)");
+  }
+
+  @Test
+  void aRestartWhosePodStillTerminatesIsPlannedAgainForTheSameMember() {
+    FakeCluster c = threeMembers("old", 0);
+    RolloutAction first = rollout.next(c.snapshot(), c.desired());
+    c.members.get(2).terminating = true;
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(first)
+        .isEqualTo(new RestartMember(2, "etcd-2", RestartReason.SPEC_CHANGED));
+  }
+
+  @Test
+  void podsStillTerminatingWithoutQuorumAreWaitedForNotRestartedOneByOne() {
+    FakeCluster c = threeMembers("new", 0);
+    c.members.values().forEach(m -> {
+      m.terminating = true;
+      m.ready = false;
+    });
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Wait.class);
+  }
+
+  @Test
+  void aMemberEtcdStillListsStartsAgainOnItsVolumeAsARestartNotAsANewMember() {
+    FakeCluster c = threeMembers("new", 0);
+    c.members.get(2).podExists = false;
+    assertThat(rollout.next(c.snapshot(), c.desired()))
+        .isEqualTo(new RestartMember(2, "etcd-2", RestartReason.POD_DELETED));
+  }
+
+  @Test
+  void aMemberWhosePodIsGoneWaitsForTheOthersToBeReadyLikeANewOne() {
+    FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 5));
+    for (int i = 0; i < 5; i++) {
+      c.add(i, "new");
+    }
+    c.members.get(0).role = "Leader";
+    c.members.get(4).podExists = false;
+    c.members.get(3).ready = false;
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Wait.class);
+    c.members.get(3).ready = true;
+    assertThat(rollout.next(c.snapshot(), c.desired()))
+        .isEqualTo(new RestartMember(4, "etcd-4", RestartReason.POD_DELETED));
+  }
+
+  @Test
   void updatesAMemberThatIsNotReadyFirstWithoutWaitingForHealth() {
     FakeCluster c = threeMembers("old", 0);
     c.members.get(1).ready = false;
@@ -138,6 +191,14 @@ class MemberRolloutTest {
 
   /** Applies each decided step to the fake cluster as the real world would, until Done. */
   private List<String> runToCompletion(FakeCluster c) {
+    return runToCompletion(c, false);
+  }
+
+  /**
+   * With {@code podsLinger}, each restart's pod is still terminating when the executor gives up
+   * waiting for it; the next restart of that member finds it gone and creates it.
+   */
+  private List<String> runToCompletion(FakeCluster c, boolean podsLinger) {
     List<String> steps = new ArrayList<>();
     for (int guard = 0; guard < 20; guard++) {
       RolloutAction action = rollout.next(c.snapshot(), c.desired());
@@ -145,8 +206,13 @@ class MemberRolloutTest {
         return steps;
       }
       if (action instanceof RestartMember r) {
-        steps.add("restart " + r.name());
         FakeCluster.Member m = c.members.get(r.ordinal());
+        steps.add("restart " + r.name() + (m.terminating ? " (pod terminating)" : ""));
+        if (podsLinger && !m.terminating) {
+          m.terminating = true;
+          continue;
+        }
+        m.terminating = false;
         m.podRevision = c.desiredPodRevision;
         if ("Leader".equals(m.role)) {
           m.role = "Member";

@@ -107,6 +107,7 @@ public final class FakeCluster {
   private Pod pod(String name, int ordinal, Member m) {
     return new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(etcd.getMetadata().getNamespace())
+          .withUid("uid-" + name)
           .addToLabels(Labels.MEMBER_REVISION, m.podRevision)
           .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
         .endMetadata()

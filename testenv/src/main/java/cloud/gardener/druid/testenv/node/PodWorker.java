@@ -1,18 +1,13 @@
 package cloud.gardener.druid.testenv.node;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -21,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The kubelet's work for one pod, on its own thread: set up volumes and environment, refuse
- * non-loopback configuration, run init containers then containers as processes, restart them
- * per restartPolicy, run probes, report status, and on deletion terminate gracefully and
- * remove the pod object.
+ * The kubelet's work for one pod's lifecycle, on its own thread: wait until its containers can
+ * be set up ({@link PodContainers}: volumes, environment, the loopback check), run init
+ * containers then the containers, supervise them, report status, and on deletion terminate
+ * them gracefully and remove the pod object.
  */
 final class PodWorker implements Runnable {
 
@@ -37,8 +32,7 @@ final class PodWorker implements Runnable {
   private final AtomicReference<Pod> latest;
   private final LinkedBlockingQueue<Boolean> wakeups = new LinkedBlockingQueue<>();
   private final PodStatusReport report = new PodStatusReport();
-  private final List<ContainerInstance> containers = new ArrayList<>();
-  private final List<ContainerInstance> initContainers = new ArrayList<>();
+  private volatile PodContainers containers;
   private volatile String podIp;
   private volatile boolean ready;
   private PodStatus lastReported;
@@ -72,7 +66,8 @@ final class PodWorker implements Runnable {
 
   /** Pids of the running containers, for tests and audits. */
   List<Long> pids() {
-    return containers.stream().map(ContainerInstance::pid).filter(p -> p > 0).toList();
+    PodContainers running = containers;
+    return running == null ? List.of() : running.pids();
   }
 
   @Override
@@ -86,8 +81,9 @@ final class PodWorker implements Runnable {
     } catch (RuntimeException e) {
       LOG.warn("pod {} failed in the node simulator", key, e);
     } finally {
-      initContainers.forEach(c -> c.stop(Duration.ZERO));
-      containers.forEach(c -> c.stop(Duration.ZERO));
+      if (containers != null) {
+        containers.stopAll();
+      }
       podIp = null;
       ready = false;
       node.onPodChange().run();
@@ -106,108 +102,27 @@ final class PodWorker implements Runnable {
         return false;
       }
       try {
-        setUp(pod);
+        containers = PodContainers.create(node, pod, key);
+        podIp = containers.podIp();
         return true;
       } catch (PodVolumes.NotReady e) {
         reportWaiting(pod, "ContainerCreating", e.getMessage());
       } catch (KubernetesClientException e) {
         // e.g. a token request in a namespace being deleted: retried until the pod goes
         LOG.debug("setting up pod {} failed, retrying: {}", key, e.getMessage());
-        containers.clear();
-        initContainers.clear();
-      } catch (ConfigError e) {
+      } catch (PodContainers.ConfigError e) {
         if (!e.getMessage().equals(waitingMessage)) {
           PodEvents.record(node.client(), pod, "Warning", "Failed", e.getMessage());
         }
-        reportWaiting(pod, e.reason, e.getMessage());
+        reportWaiting(pod, e.reason(), e.getMessage());
       }
       pause(Duration.ofMillis(500));
     }
   }
 
-  private void setUp(Pod pod) {
-    String ns = pod.getMetadata().getNamespace();
-    Path podDir = node.workDir().resolve("pods").resolve(ns + "_" + pod.getMetadata().getName()
-        + "_" + uid.substring(0, 8));
-    Path root = podDir.resolve("root");
-    PodVolumes volumes = new PodVolumes(node.client(), pod, podDir);
-    volumes.prepare();
-    String ip = node.addresses().addressOf(ns, pod.getMetadata().getName());
-    PodEnvironment environment = new PodEnvironment(node.client(), pod, ip, node.apiServerPort());
-    Map<String, String> checked = new LinkedHashMap<>(volumes.configTexts());
-    List<ContainerInstance> inits = new ArrayList<>();
-    List<ContainerInstance> mains = new ArrayList<>();
-    for (Container c : listOf(pod.getSpec().getInitContainers())) {
-      inits.add(instance(pod, c, volumes, environment, root, checked));
-    }
-    for (Container c : pod.getSpec().getContainers()) {
-      mains.add(instance(pod, c, volumes, environment, root, checked));
-    }
-    LoopbackGuard.describeFirst(checked).ifPresent(message -> {
-      throw new ConfigError("CreateContainerConfigError", message);
-    });
-    initContainers.addAll(inits);
-    containers.addAll(mains);
-    podIp = ip;
-  }
-
-  private ContainerInstance instance(Pod pod, Container c, PodVolumes volumes,
-      PodEnvironment environment, Path root, Map<String, String> checked) {
-    ImageRuntime runtime = node.runtimeFor(c.getImage()).orElseThrow(() -> new ConfigError(
-        "ErrImagePull", "no local runtime for image " + c.getImage()));
-    if (runtime instanceof OciImage oci) {
-      return ociInstance(pod, c, oci, volumes, environment, root, checked);
-    }
-    MountPaths mounts = volumes.mountsFor(c, root);
-    Map<String, String> env = new LinkedHashMap<>(runtime.imageEnv());
-    env.putAll(environment.forContainer(c, mounts, root));
-    List<String> command = mounts.rewrite(expand(listOf(c.getCommand()), env));
-    List<String> args = mounts.rewrite(expand(listOf(c.getArgs()), env));
-    String where = "container " + c.getName();
-    listOf(c.getEnv()).forEach(v -> checked.put(where + " env " + v.getName(),
-        String.valueOf(env.get(v.getName()))));
-    checked.put(where + " command", String.join(" ", command));
-    checked.put(where + " args", String.join(" ", args));
-    Path log = node.logsDir().resolve(pod.getMetadata().getNamespace() + "_"
-        + pod.getMetadata().getName() + "_" + c.getName() + ".log");
-    return new ContainerInstance(key, c, runtime.commandLine(command, args),
-        new Probes.ExecContext(runtime, mounts, env, root), log, node.ledger());
-  }
-
-  /** A container of an OCI image: its own paths, so nothing is rewritten; runc runs it. */
-  private ContainerInstance ociInstance(Pod pod, Container c, OciImage oci, PodVolumes volumes,
-      PodEnvironment environment, Path root, Map<String, String> checked) {
-    MountPaths mounts = volumes.mountsFor(c, root);
-    Map<String, String> env = environment.forContainer(c, new MountPaths(List.of()), root);
-    List<String> command = expand(listOf(c.getCommand()), env);
-    List<String> args = expand(listOf(c.getArgs()), env);
-    String where = "container " + c.getName();
-    listOf(c.getEnv()).forEach(v -> checked.put(where + " env " + v.getName(),
-        String.valueOf(env.get(v.getName()))));
-    checked.put(where + " command", String.join(" ", command));
-    checked.put(where + " args", String.join(" ", args));
-    String id = (pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName() + "_"
-        + c.getName() + "_" + pod.getMetadata().getUid().substring(0, 8))
-        .replaceAll("[^A-Za-z0-9_.-]", "-");
-    OciBundle bundle = oci.bundle(new OciBundle.Request(id, node.workDir().resolve("runc"),
-        root.getParent().resolve("oci").resolve(c.getName()), command, args, env,
-        mounts.mounts(), OciSecurity.readOnlyMounts(pod, c), OciSecurity.runAsUser(pod, c),
-        OciSecurity.runAsGroup(pod, c),
-        Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName()),
-        List.of(node.workDir(), Path.of(System.getProperty("java.io.tmpdir")))));
-    Path log = node.logsDir().resolve(pod.getMetadata().getNamespace() + "_"
-        + pod.getMetadata().getName() + "_" + c.getName() + ".log");
-    return new ContainerInstance(key, c, bundle.argv(),
-        new Probes.ExecContext(oci, mounts, env, root), log, node.ledger(), bundle.release());
-  }
-
-  private static List<String> expand(List<String> values, Map<String, String> env) {
-    return values.stream().map(v -> PodEnvironment.expand(v, env)).toList();
-  }
-
   /** Runs init containers one after the other; false if the pod went away or failed. */
   private boolean runInitContainers() {
-    for (ContainerInstance init : initContainers) {
+    for (ContainerInstance init : containers.initContainers()) {
       init.start();
       while (true) {
         Pod pod = latest.get();
@@ -240,7 +155,7 @@ final class PodWorker implements Runnable {
   }
 
   private void startContainers() {
-    containers.forEach(ContainerInstance::start);
+    containers.start();
     waitingMessage = null;
     report("Running");
   }
@@ -252,61 +167,14 @@ final class PodWorker implements Runnable {
         return;
       }
       if (isDeleting(pod)) {
-        terminate(pod);
+        containers.terminate(gracePeriod(pod));
         removePod(pod);
         return;
       }
       String restartPolicy = Optional.ofNullable(pod.getSpec().getRestartPolicy()).orElse("Always");
-      Instant now = Instant.now();
-      for (ContainerInstance c : containers) {
-        superviseContainer(c, restartPolicy, now, gracePeriod(pod));
-      }
-      report(phase(restartPolicy));
+      containers.supervise(restartPolicy, Instant.now(), gracePeriod(pod));
+      report(containers.phase(restartPolicy));
       pause(TICK);
-    }
-  }
-
-  private void superviseContainer(ContainerInstance c, String restartPolicy, Instant now,
-      Duration grace) {
-    if (c.checkExited() && restarts(restartPolicy, c.exitCode())) {
-      c.scheduleRestart();
-    }
-    if (c.restartDue(now)) {
-      c.restart();
-    }
-    if (c.probe(now, podIp)) { // liveness failed
-      LOG.debug("liveness probe of {}/{} failed; restarting", key, c.name());
-      c.stop(grace);
-      if (restarts(restartPolicy, c.exitCode())) {
-        c.scheduleRestart();
-      }
-    }
-  }
-
-  private static boolean restarts(String restartPolicy, Integer exitCode) {
-    return switch (restartPolicy) {
-      case "Never" -> false;
-      case "OnFailure" -> exitCode == null || exitCode != 0;
-      default -> true;
-    };
-  }
-
-  private String phase(String restartPolicy) {
-    boolean allDone = containers.stream().allMatch(c -> c.isTerminated() && !c.isRestartPending());
-    if (!allDone || "Always".equals(restartPolicy)) {
-      return "Running";
-    }
-    return containers.stream().allMatch(c -> c.exitCode() == 0) ? "Succeeded" : "Failed";
-  }
-
-  /** SIGTERM to every container, up to the grace period in total, then SIGKILL. */
-  private void terminate(Pod pod) {
-    Duration grace = gracePeriod(pod);
-    Instant deadline = Instant.now().plus(grace);
-    containers.forEach(ContainerInstance::sendTerminate);
-    for (ContainerInstance c : containers) {
-      Duration left = Duration.between(Instant.now(), deadline);
-      c.stop(left.isNegative() ? Duration.ZERO : left);
     }
   }
 
@@ -350,12 +218,9 @@ final class PodWorker implements Runnable {
   }
 
   private void report(String phase) {
-    boolean containersReady = containers.stream().allMatch(ContainerInstance::isReady);
-    boolean initialized = initContainers.stream().allMatch(ContainerInstance::isTerminated);
-    write(new PodStatusReport.Observation(phase, podIp, initialized,
-        containersReady && "Running".equals(phase),
-        containers.stream().map(ContainerInstance::status).toList(),
-        initContainers.stream().map(ContainerInstance::status).toList(), waitingMessage));
+    write(new PodStatusReport.Observation(phase, podIp, containers.initialized(),
+        containers.allReady() && "Running".equals(phase), containers.statuses(),
+        containers.initStatuses(), waitingMessage));
   }
 
   private void write(PodStatusReport.Observation observation) {
@@ -393,20 +258,6 @@ final class PodWorker implements Runnable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       latest.set(null);
-    }
-  }
-
-  private static <T> List<T> listOf(List<T> list) {
-    return list == null ? List.of() : list;
-  }
-
-  /** A pod whose configuration the simulator refuses to run. */
-  private static final class ConfigError extends RuntimeException {
-    private final String reason;
-
-    ConfigError(String reason, String message) {
-      super(message);
-      this.reason = reason;
     }
   }
 }

@@ -10,6 +10,7 @@ import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,7 +36,7 @@ public final class EtcdStatusComputer {
     EtcdStatus next = new EtcdStatus();
     next.setObservedGeneration(observedGeneration.orElse(prev.getObservedGeneration()));
     List<Condition> conditions = s.replicas() == 0
-        ? notChecked(prev.getConditions())
+        ? notChecked(prev.getConditions(), s.members().stream().noneMatch(MemberObservation::podExists))
         : ConditionComputer.compute(s, desired, volumeOperation);
     if (observedGeneration.isEmpty()) {
       conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
@@ -58,13 +59,30 @@ public final class EtcdStatusComputer {
     return next;
   }
 
-  /** With replicas 0 every condition keeps its status with reason NotChecked (upstream). */
-  private static List<Condition> notChecked(List<Condition> previous) {
-    if (previous == null) {
-      return List.of();
+  /** The conditions the rollout predicate reads; with no member left they hold vacuously. */
+  private static final List<String> ROLLOUT_CONDITIONS = List.of(ConditionTypes.READY,
+      ConditionTypes.ALL_MEMBERS_READY, ConditionTypes.ALL_MEMBERS_UPDATED);
+
+  /**
+   * With replicas 0 every condition keeps its status with reason NotChecked (upstream). Once no
+   * member pod is left, the rollout predicate's three conditions are True (every one of the zero
+   * wanted members is ready and updated), also when they were False or absent before (an Etcd
+   * created hibernated never had any), so that the hibernation's rollout completes exactly when
+   * the last member is gone.
+   */
+  private static List<Condition> notChecked(List<Condition> previous, boolean noMemberLeft) {
+    String message = "The cluster is hibernated (replicas: 0).";
+    List<Condition> kept = new ArrayList<>();
+    if (previous != null) {
+      previous.stream().filter(p -> !noMemberLeft || !ROLLOUT_CONDITIONS.contains(p.getType()))
+          .map(p -> Conditions.of(p.getType(), p.getStatus(), "NotChecked", message))
+          .forEach(kept::add);
     }
-    return previous.stream().map(p -> Conditions.of(p.getType(), p.getStatus(), "NotChecked",
-        "The cluster is hibernated (replicas: 0).")).toList();
+    if (noMemberLeft) {
+      ROLLOUT_CONDITIONS.forEach(type -> kept.add(
+          Conditions.of(type, ConditionTypes.TRUE, "NotChecked", message)));
+    }
+    return kept;
   }
 
   private static List<Condition> keepPrevious(List<Condition> computed, List<Condition> previous,

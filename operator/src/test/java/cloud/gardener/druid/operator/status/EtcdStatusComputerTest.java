@@ -86,12 +86,48 @@ class EtcdStatusComputerTest {
     assertThat(next.getObservedGeneration()).isEqualTo(1L);
   }
 
+  @Test
+  void anEtcdCreatedHibernatedCompletesItsRollout() {
+    FakeCluster c = cluster(0, "new");
+    assertThat(complete(c)).isTrue();
+    EtcdStatus s = c.etcd.getStatus();
+    assertThat(condition(s, ConditionTypes.READY).getReason()).isEqualTo("NotChecked");
+    assertThat(s.getReady()).isFalse();
+  }
+
+  /**
+   * Hibernating a cluster whose member was not ready: conditions keep their status (upstream)
+   * while a member pod is left, and the rollout completes once the last one is gone.
+   */
+  @Test
+  void hibernationCompletesOnlyWhenNoMemberPodIsLeft() {
+    FakeCluster c = cluster(3, "new");
+    c.members.get(2).ready = false;
+    EtcdStatus running = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null,
+        Optional.of(1L), succeeded(), List.of(), null);
+    c.etcd.getSpec().setReplicas(0);
+    c.etcd.getMetadata().setGeneration(2L);
+    c.etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), c.desired(), running,
+        Optional.of(2L), succeeded(), List.of(), null));
+    assertThat(RolloutCompletion.isComplete(c.etcd)).isFalse();
+    assertThat(condition(c.etcd.getStatus(), ConditionTypes.ALL_MEMBERS_READY).getStatus())
+        .isEqualTo("False");
+    c.members.values().forEach(m -> m.podExists = false);
+    c.etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), c.desired(), c.etcd.getStatus(),
+        Optional.of(2L), succeeded(), List.of(), null));
+    assertThat(RolloutCompletion.isComplete(c.etcd)).isTrue();
+    assertThat(condition(c.etcd.getStatus(), ConditionTypes.ALL_MEMBERS_READY).getReason())
+        .isEqualTo("NotChecked");
+  }
+
   private static FakeCluster cluster(int replicas, String revision) {
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", replicas));
     for (int i = 0; i < replicas; i++) {
       c.add(i, revision);
     }
-    c.members.get(0).role = "Leader";
+    if (replicas > 0) {
+      c.members.get(0).role = "Leader";
+    }
     return c;
   }
 

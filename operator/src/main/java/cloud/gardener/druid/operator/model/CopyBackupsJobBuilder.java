@@ -77,7 +77,9 @@ public final class CopyBackupsJobBuilder {
     podLabels.putAll(labels(task));
     List<Volume> volumes = new ArrayList<>(List.of(PodSecurity.tmpVolume()));
     List<VolumeMount> mounts = new ArrayList<>(List.of(PodSecurity.tmpMount()));
-    List<String> args = new ArrayList<>(List.of("agent", "copy"));
+    // the agent refuses a source whose identity marker names an Etcd of another namespace
+    List<String> args = new ArrayList<>(List.of("agent", "copy",
+        "--namespace=" + task.getMetadata().getNamespace()));
     store(args, volumes, mounts, settings, spec.getTargetStore(), "", "target");
     store(args, volumes, mounts, settings, spec.getSourceStore(), "source-", "source");
     if (spec.getMaxBackupAge() != null) {

@@ -45,7 +45,7 @@ class CopyBackupsJobBuilderTest {
     assertThat(pod.getRestartPolicy()).isEqualTo("OnFailure");
     var container = pod.getContainers().get(0);
     assertThat(container.getImage()).isEqualTo("example.org/druid:1");
-    assertThat(container.getArgs()).containsExactly("agent", "copy",
+    assertThat(container.getArgs()).containsExactly("agent", "copy", "--namespace=ns",
         "--store-provider=S3",
         "--store-container=bucket",
         "--store-prefix=ns/etcd-main-copy",

@@ -74,10 +74,10 @@ class ChartRenderIT {
       "druid.gardener.cloud/etcds/finalizers:update",
       "druid.gardener.cloud/etcdopstasks/finalizers:update",
       "druid.gardener.cloud/etcdcopybackupstasks/finalizers:update",
-      // members: informer, created, volumes applied (server-side apply), deleted one by one
-      // and by label on deletion of the Etcd
-      "/pods:get,list,watch,create,patch,delete,deletecollection",
-      "/persistentvolumeclaims:get,list,watch,create,patch,delete,deletecollection",
+      // members: informer and observation (by label), created, deleted by name and by label
+      // on deletion of the Etcd; volumes the same but applied (server-side apply)
+      "/pods:list,watch,create,delete,deletecollection",
+      "/persistentvolumeclaims:list,watch,create,patch,delete,deletecollection",
       // components: listed by label, applied, deleted
       "/services:list,create,patch,delete",
       "/configmaps:list,create,patch,delete",
@@ -87,7 +87,7 @@ class ChartRenderIT {
       "rbac.authorization.k8s.io/rolebindings:list,create,patch,delete",
       // referenced Secrets read by name; the agent API Secret written by name
       "/secrets:get,create,update,delete",
-      "/events:create,patch",
+      "/events:create", // EventRecorder: one new Event per occurrence
       // member and snapshot leases (informer, applied, deleted), the leader election lease
       "coordination.k8s.io/leases:get,list,watch,create,update,patch,delete",
       // copy tasks' Jobs: informer, created, read back

@@ -11,6 +11,7 @@ import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import cloud.gardener.druid.operator.model.PodSecurity;
+import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -38,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Pod Security {@code restricted}, enforced by the kube-apiserver's built-in PodSecurity
  * admission on the test namespace: a 3-member Etcd (S3 store on s3proxy: a Local store needs
  * a hostPath volume, which {@code restricted} and {@code baseline} refuse) is admitted and
- * becomes ready, and an EtcdCopyBackupsTask's Job pod is admitted and copies its backup.
+ * becomes ready, and an EtcdCopyBackupsTask's Job pod is admitted and copies its backup; no
+ * log of the cluster holds the store secret's key.
  */
 @WithOperator
 class RestrictedPodsIT {
@@ -55,7 +58,7 @@ class RestrictedPodsIT {
 
   @Test
   void membersAndCopyJobsRunInARestrictedNamespace(KubernetesClient client, TestNamespace ns,
-      @TempDir Path work) throws Exception {
+      LocalCluster cluster, @TempDir Path work) throws Exception {
     client.namespaces().withName(ns.name()).edit(n -> {
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce-version", "latest");
@@ -109,9 +112,22 @@ class RestrictedPodsIT {
             .getItems().get(0);
         assertThat(copyPod.getSpec().getSecurityContext().getRunAsUser())
             .isEqualTo(PodSecurity.NON_ROOT);
+        try (Stream<Path> logs = Files.walk(cluster.workDir().resolve("logs"))) {
+          assertThat(logs.filter(Files::isRegularFile).filter(f -> contains(f, SECRET)))
+              .as("no log holds the store secret's key").isEmpty();
+        }
       } finally {
         s3.stop();
       }
+    }
+  }
+
+  private static boolean contains(Path file, String value) {
+    try {
+      return new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1)
+          .contains(value);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

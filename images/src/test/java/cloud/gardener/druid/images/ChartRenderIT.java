@@ -100,7 +100,7 @@ class ChartRenderIT {
     Map<String, HasMetadata> clusterWide = render("r", "ops");
     var clusterRole = (io.fabric8.kubernetes.api.model.rbac.ClusterRole)
         clusterWide.get("ClusterRole/r-etcd-druid");
-    assertThat(permissions(clusterRole.getRules())).isEqualTo(permissions(OPERATOR_CALLS));
+    assertThat(permissions(clusterRole.getRules())).isEqualTo(listed(OPERATOR_CALLS));
 
     Map<String, HasMetadata> namespaced = render("r", "ops", "--set", "clusterWide=false",
         "--set", "watchNamespaces={team-a}");
@@ -110,7 +110,7 @@ class ChartRenderIT {
     List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> both =
         new java.util.ArrayList<>(role.getRules());
     both.addAll(storage.getRules());
-    assertThat(permissions(both)).isEqualTo(permissions(OPERATOR_CALLS));
+    assertThat(permissions(both)).isEqualTo(listed(OPERATOR_CALLS));
     assertThat(permissions(storage.getRules())).as("cluster-wide: StorageClasses only")
         .allMatch(p -> p.startsWith("storage.k8s.io/storageclasses:"));
   }
@@ -130,7 +130,7 @@ class ChartRenderIT {
     return out;
   }
 
-  private static java.util.Set<String> permissions(List<String> calls) {
+  private static java.util.Set<String> listed(List<String> calls) {
     java.util.Set<String> out = new java.util.TreeSet<>();
     for (String call : calls) {
       String[] parts = call.split(":");

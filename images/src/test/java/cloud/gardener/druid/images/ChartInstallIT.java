@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * The proof: {@code helm install} of the chart into the local control plane; the operator runs
  * from the OCI image (runc) as the chart's ServiceAccount, so the chart's RBAC is all it has;
  * an Etcd becomes a ready 3-member cluster whose members run from the same image; a rollout
- * completes; {@code helm upgrade} of a value rolls the operator and no member; {@code helm
+ * completes (the authorizer confirms the ServiceAccount may not list Secrets, escalate or
+ * bind roles, nor act outside its namespaces); {@code helm upgrade} of a value rolls the operator and no member; {@code helm
  * uninstall} keeps the Etcd's volumes and backups.
  */
 @LocalKubernetes
@@ -65,6 +66,7 @@ class ChartInstallIT {
     assertThat(runcContainers(cluster)).anyMatch(id -> id.contains(operator.getMetadata().getName()));
     assertThat(helm.run("test", RELEASE, "-n", ns.name(), "--timeout", "5m").orThrow().output())
         .contains("Phase:          Succeeded");
+    assertLeastPrivilege(client, ns.name());
 
     Etcd etcd = Serialization.unmarshal(Files.readString(
         Path.of(System.getProperty("druid.repoRoot"), "examples", "etcd-3-local.yaml")), Etcd.class);
@@ -106,6 +108,43 @@ class ChartInstallIT {
     try (Stream<Path> files = Files.walk(store)) {
       assertThat(files.map(f -> f.getFileName().toString())).anyMatch(n -> n.startsWith("Full-"));
     }
+  }
+
+  /**
+   * What the API server's authorizer answers for the operator's ServiceAccount, the identity
+   * the operator pod runs as: what it needs is granted; reading Secrets in bulk, granting
+   * itself more (escalate, bind) and anything outside its namespaces is not.
+   */
+  private static void assertLeastPrivilege(KubernetesClient client, String ns) {
+    String sa = "system:serviceaccount:" + ns + ":druid-etcd-druid";
+    assertThat(allowed(client, sa, ns, "", "secrets", "get")).isTrue();
+    assertThat(allowed(client, sa, ns, "", "pods", "create")).isTrue();
+    assertThat(allowed(client, sa, ns, "rbac.authorization.k8s.io", "roles", "create")).isTrue();
+    assertThat(allowed(client, sa, ns, "", "secrets", "list")).as("list secrets").isFalse();
+    assertThat(allowed(client, sa, ns, "", "secrets", "watch")).as("watch secrets").isFalse();
+    assertThat(allowed(client, sa, null, "", "secrets", "list"))
+        .as("list secrets cluster-wide").isFalse();
+    assertThat(allowed(client, sa, ns, "rbac.authorization.k8s.io", "roles", "escalate"))
+        .as("escalate roles").isFalse();
+    assertThat(allowed(client, sa, ns, "rbac.authorization.k8s.io", "roles", "bind"))
+        .as("bind roles").isFalse();
+    assertThat(allowed(client, sa, null, "rbac.authorization.k8s.io", "clusterroles", "create"))
+        .as("create cluster roles").isFalse();
+    assertThat(allowed(client, sa, "default", "", "pods", "create"))
+        .as("pods outside the watched namespaces").isFalse();
+  }
+
+  private static boolean allowed(KubernetesClient client, String user, String namespace,
+      String group, String resource, String verb) {
+    var review = client.authorization().v1().subjectAccessReview().create(
+        new io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder()
+            .withNewSpec().withUser(user)
+            .withGroups("system:serviceaccounts", "system:serviceaccounts:" + user.split(":")[2],
+                "system:authenticated")
+            .withNewResourceAttributes().withNamespace(namespace).withGroup(group)
+              .withResource(resource).withVerb(verb).endResourceAttributes()
+            .endSpec().build());
+    return Boolean.TRUE.equals(review.getStatus().getAllowed());
   }
 
   private static Pod operatorPod(KubernetesClient client) {

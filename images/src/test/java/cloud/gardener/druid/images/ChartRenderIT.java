@@ -57,6 +57,88 @@ class ChartRenderIT {
         .doesNotContainEntry("app.kubernetes.io/instance", "r1");
   }
 
+  /**
+   * What the operator calls, by API group, resource and verb, and where: the chart must grant
+   * exactly this (ChartInstallIT proves it is enough: the chart-installed operator runs an
+   * Etcd under it).
+   */
+  static final List<String> OPERATOR_CALLS = List.of(
+      // the reconcilers' informers; finalizers and the reconcile annotation
+      "druid.gardener.cloud/etcds:get,list,watch,update,patch",
+      "druid.gardener.cloud/etcdopstasks:get,list,watch,update,patch,delete", // TTL cleanup
+      "druid.gardener.cloud/etcdcopybackupstasks:get,list,watch,update,patch",
+      "druid.gardener.cloud/etcds/status:update,patch",
+      "druid.gardener.cloud/etcdopstasks/status:update,patch",
+      "druid.gardener.cloud/etcdcopybackupstasks/status:update,patch",
+      // children carry ownerReferences with blockOwnerDeletion
+      "druid.gardener.cloud/etcds/finalizers:update",
+      "druid.gardener.cloud/etcdopstasks/finalizers:update",
+      "druid.gardener.cloud/etcdcopybackupstasks/finalizers:update",
+      // members: informer and observation (by label), created, deleted by name and by label
+      // on deletion of the Etcd; volumes the same but applied (server-side apply)
+      "/pods:list,watch,create,delete,deletecollection",
+      "/persistentvolumeclaims:list,watch,create,patch,delete,deletecollection",
+      // components: listed by label, applied, deleted
+      "/services:list,create,patch,delete",
+      "/configmaps:list,create,patch,delete",
+      "/serviceaccounts:list,create,patch,delete",
+      "policy/poddisruptionbudgets:list,create,patch,delete",
+      "rbac.authorization.k8s.io/roles:list,create,patch,delete",
+      "rbac.authorization.k8s.io/rolebindings:list,create,patch,delete",
+      // referenced Secrets read by name; the agent API Secret written by name
+      "/secrets:get,create,update,delete",
+      "/events:create", // EventRecorder: one new Event per occurrence
+      // member and snapshot leases (informer, applied, deleted), the leader election lease
+      "coordination.k8s.io/leases:get,list,watch,create,update,patch,delete",
+      // copy tasks' Jobs: informer, created, read back
+      "batch/jobs:get,list,watch,create",
+      // whether a class allows volume expansion (by name, or the default one)
+      "storage.k8s.io/storageclasses:get,list");
+
+  @Test
+  void theOperatorsRulesAreExactlyWhatItCalls() {
+    Map<String, HasMetadata> clusterWide = render("r", "ops");
+    var clusterRole = (io.fabric8.kubernetes.api.model.rbac.ClusterRole)
+        clusterWide.get("ClusterRole/r-etcd-druid");
+    assertThat(permissions(clusterRole.getRules())).isEqualTo(listed(OPERATOR_CALLS));
+
+    Map<String, HasMetadata> namespaced = render("r", "ops", "--set", "clusterWide=false",
+        "--set", "watchNamespaces={team-a}");
+    var role = (io.fabric8.kubernetes.api.model.rbac.Role) namespaced.get("Role/r-etcd-druid@team-a");
+    var storage = (io.fabric8.kubernetes.api.model.rbac.ClusterRole)
+        namespaced.get("ClusterRole/r-etcd-druid-ops-storageclasses");
+    List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> both =
+        new java.util.ArrayList<>(role.getRules());
+    both.addAll(storage.getRules());
+    assertThat(permissions(both)).isEqualTo(listed(OPERATOR_CALLS));
+    assertThat(permissions(storage.getRules())).as("cluster-wide: StorageClasses only")
+        .allMatch(p -> p.startsWith("storage.k8s.io/storageclasses:"));
+  }
+
+  /** {@code group/resource:verb} for every pair a rule grants. */
+  private static java.util.Set<String> permissions(
+      List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> rules) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (var rule : rules) {
+      assertThat(rule.getResourceNames()).isNullOrEmpty();
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          rule.getVerbs().forEach(v -> out.add(group + "/" + resource + ":" + v));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static java.util.Set<String> listed(List<String> calls) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (String call : calls) {
+      String[] parts = call.split(":");
+      Arrays.stream(parts[1].split(",")).forEach(v -> out.add(parts[0] + ":" + v));
+    }
+    return out;
+  }
+
   @Test
   void twoReleasesDoNotShareNames() {
     assertThat(render("a", "x").keySet()).doesNotContainAnyElementsOf(render("b", "x").keySet());

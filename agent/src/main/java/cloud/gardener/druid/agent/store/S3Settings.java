@@ -72,7 +72,10 @@ record S3Settings(
     }
   }
 
-  /** Reads the secret; a missing secret means the pod's default AWS credentials. */
+  /**
+   * Reads the secret. Without a secret directory (a store without {@code secretRef}) the
+   * pod's default AWS credentials apply; a secret without credentials is refused.
+   */
   static S3Settings read(Optional<Path> dir) throws IOException {
     Optional<Path> json = jsonFile(dir);
     Keys keys = json.isPresent() ? new JsonKeys(json.get()) : new FileKeys(new StoreSecret(dir));
@@ -88,12 +91,28 @@ record S3Settings(
       throw new IOException("the S3 store secret needs both roleARN and tokenPath for web "
           + "identity credentials, or neither");
     }
-    return new S3Settings(keys.text("accessKeyID"), keys.text("secretAccessKey"), roleArn,
+    Optional<String> accessKey = keys.text("accessKeyID");
+    Optional<String> secretKey = keys.text("secretAccessKey");
+    if (accessKey.isPresent() != secretKey.isPresent()) {
+      throw new IOException("the S3 store secret " + where(dir, json) + " needs both "
+          + "accessKeyID and secretAccessKey, or neither");
+    }
+    if (dir.isPresent() && accessKey.isEmpty() && roleArn.isEmpty()) {
+      // the node's ambient credentials only when the store names no secret at all
+      throw new IOException("the S3 store secret " + where(dir, json) + " has no credentials:"
+          + " it needs accessKeyID and secretAccessKey, or roleARN and tokenPath (the node's"
+          + " ambient credentials are used only for a store without secretRef)");
+    }
+    return new S3Settings(accessKey, secretKey, roleArn,
         tokenPath, keys.text("region"), keys.text("endpoint").map(URI::create),
         keys.flag("s3ForcePathStyle"), keys.flag("insecureSkipVerify").orElse(false),
         keys.text("trustedCaCert"),
         sseKey.map(k -> SseCustomerKey.of(sseAlgorithm.get(), k)),
         keys.text("requestChecksumCalculation"), keys.text("responseChecksumValidation"));
+  }
+
+  private static String where(Optional<Path> dir, Optional<Path> json) {
+    return json.or(() -> dir).map(Path::toString).orElse("");
   }
 
   private static Optional<Path> jsonFile(Optional<Path> dir) throws IOException {

@@ -122,4 +122,23 @@ class S3SecretOptionsTest {
     assertThat(settings.roleArn()).hasValue("arn:aws:iam::123456789012:role/etcd-backup");
     assertThat(settings.tokenPath()).hasValue("/var/run/secrets/token");
   }
+
+  @Test
+  void aSecretWithoutCredentialsIsRefusedInsteadOfFallingBackToTheNodesCredentials()
+      throws Exception {
+    Path none = Files.createDirectories(work.resolve("no-credentials"));
+    Files.writeString(none.resolve("region"), "eu-west-1");
+    assertThatThrownBy(() -> open(none, "none")).hasMessageContaining(none.toString())
+        .hasMessageContaining("has no credentials")
+        .hasMessageContaining("accessKeyID and secretAccessKey, or roleARN and tokenPath");
+
+    Path half = Files.createDirectories(work.resolve("access-key-only"));
+    Files.writeString(half.resolve("accessKeyID"), S3ProxyServer.ACCESS_KEY);
+    assertThatThrownBy(() -> S3Settings.read(Optional.of(half)))
+        .hasMessageContaining("needs both accessKeyID and secretAccessKey")
+        .hasMessageNotContaining(S3ProxyServer.ACCESS_KEY);
+
+    assertThat(S3Settings.read(Optional.empty()).accessKeyId())
+        .as("a store without secretRef opts into the ambient credentials").isEmpty();
+  }
 }

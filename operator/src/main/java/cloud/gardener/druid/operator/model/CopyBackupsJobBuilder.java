@@ -75,9 +75,11 @@ public final class CopyBackupsJobBuilder {
     Map<String, String> podLabels = new LinkedHashMap<>(
         Optional.ofNullable(spec.getPodLabels()).orElse(Map.of()));
     podLabels.putAll(labels(task));
-    List<Volume> volumes = new ArrayList<>();
-    List<VolumeMount> mounts = new ArrayList<>();
-    List<String> args = new ArrayList<>(List.of("agent", "copy"));
+    List<Volume> volumes = new ArrayList<>(List.of(PodSecurity.tmpVolume()));
+    List<VolumeMount> mounts = new ArrayList<>(List.of(PodSecurity.tmpMount()));
+    // the agent refuses a source whose identity marker names an Etcd of another namespace
+    List<String> args = new ArrayList<>(List.of("agent", "copy",
+        "--namespace=" + task.getMetadata().getNamespace()));
     store(args, volumes, mounts, settings, spec.getTargetStore(), "", "target");
     store(args, volumes, mounts, settings, spec.getSourceStore(), "source-", "source");
     if (spec.getMaxBackupAge() != null) {
@@ -105,12 +107,16 @@ public final class CopyBackupsJobBuilder {
             .withNewMetadata().withLabels(podLabels).endMetadata()
             .withNewSpec()
               .withRestartPolicy("OnFailure")
+              .withSecurityContext(PodSecurity.pod(false))
+              // druid agent copy talks to the stores only, never to the API server
+              .withAutomountServiceAccountToken(false)
               .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(settings.defaultImage())
                 .withImagePullPolicy("IfNotPresent")
                 .withArgs(args)
                 .withVolumeMounts(mounts)
+                .withSecurityContext(PodSecurity.container(false))
               .endContainer()
               .withVolumes(volumes)
             .endSpec()

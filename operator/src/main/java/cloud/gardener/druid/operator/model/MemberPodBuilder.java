@@ -96,6 +96,7 @@ public final class MemberPodBuilder {
           .withTopologySpreadConstraints(constraints == null ? null : constraints.getTopologySpreadConstraints())
           .withTerminationGracePeriodSeconds(30L)
           .withRestartPolicy("Always")
+          .withSecurityContext(PodSecurity.pod(runAsRoot(etcd)))
           .withContainers(container(etcd, settings))
           .withVolumes(volumes(etcd, settings))
         .endSpec()
@@ -121,7 +122,12 @@ public final class MemberPodBuilder {
           .withFailureThreshold(3)
         .endReadinessProbe()
         .withVolumeMounts(mounts(etcd))
+        .withSecurityContext(PodSecurity.container(runAsRoot(etcd)))
         .build();
+  }
+
+  private static boolean runAsRoot(Etcd etcd) {
+    return Boolean.TRUE.equals(etcd.getSpec().getRunAsRoot());
   }
 
   private static List<EnvVar> downwardEnv() {
@@ -141,6 +147,7 @@ public final class MemberPodBuilder {
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(mount(DATA_VOLUME, MemberLayout.DATA_DIR));
     mounts.add(mount("etcd-config", MemberLayout.CONFIG_DIR));
+    mounts.add(PodSecurity.tmpMount());
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
     if (ec.getClientUrlTls() != null) {
       mounts.add(mount("client-tls", MemberLayout.CLIENT_TLS_DIR));
@@ -164,6 +171,7 @@ public final class MemberPodBuilder {
     List<Volume> volumes = new ArrayList<>();
     volumes.add(new VolumeBuilder().withName("etcd-config")
         .withNewConfigMap().withName(names.configMap()).endConfigMap().build());
+    volumes.add(PodSecurity.tmpVolume());
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
     tlsVolume(volumes, "client-tls", ec.getClientUrlTls());
     tlsVolume(volumes, "peer-tls", ec.getPeerUrlTls());

@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
 
 /** The identity of member agents: a ServiceAccount and what it may do in its namespace. */
 public final class RbacBuilder {
@@ -25,20 +28,22 @@ public final class RbacBuilder {
         .build();
   }
 
-  /** Agents renew their leases and read their pods; nothing else. */
+  /**
+   * Agents read and renew their Etcd's leases by name (the members' and the two snapshot
+   * leases), nothing else: no list, no watch, no other object.
+   */
   public static Role role(Etcd etcd) {
     EtcdNames names = EtcdNames.of(etcd);
+    List<String> leases = new ArrayList<>();
+    IntStream.range(0, EtcdDefaults.replicas(etcd)).forEach(i -> leases.add(names.memberLease(i)));
+    leases.add(names.fullSnapshotLease());
+    leases.add(names.deltaSnapshotLease());
     return new RoleBuilder()
         .withNewMetadata().withName(names.role()).withNamespace(names.namespace())
           .withLabels(EtcdLabels.managed(etcd)).withOwnerReferences(Owners.controller(etcd))
         .endMetadata()
-        .withRules(
-            new PolicyRuleBuilder().withApiGroups("coordination.k8s.io").withResources("leases")
-                .withVerbs("get", "list", "watch", "patch", "update").build(),
-            new PolicyRuleBuilder().withApiGroups("").withResources("pods")
-                .withVerbs("get", "list", "watch").build(),
-            new PolicyRuleBuilder().withApiGroups("").withResources("events")
-                .withVerbs("create", "patch").build())
+        .withRules(new PolicyRuleBuilder().withApiGroups("coordination.k8s.io")
+            .withResources("leases").withResourceNames(leases).withVerbs("get", "update").build())
         .build();
   }
 

@@ -45,7 +45,7 @@ class CopyBackupsJobBuilderTest {
     assertThat(pod.getRestartPolicy()).isEqualTo("OnFailure");
     var container = pod.getContainers().get(0);
     assertThat(container.getImage()).isEqualTo("example.org/druid:1");
-    assertThat(container.getArgs()).containsExactly("agent", "copy",
+    assertThat(container.getArgs()).containsExactly("agent", "copy", "--namespace=ns",
         "--store-provider=S3",
         "--store-container=bucket",
         "--store-prefix=ns/etcd-main-copy",
@@ -64,10 +64,23 @@ class CopyBackupsJobBuilderTest {
     }).anySatisfy(v -> {
       assertThat(v.getName()).isEqualTo("target-store-secret");
       assertThat(v.getSecret().getSecretName()).isEqualTo("s3-credentials");
-    }).hasSize(2);
+    }).anySatisfy(v -> assertThat(v.getEmptyDir()).isNotNull()).hasSize(3);
     assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath())
         .containsExactlyInAnyOrder("/var/etcd-backup/source-local",
-            "/var/etcd-backup/target-secret");
+            "/var/etcd-backup/target-secret", "/tmp");
+  }
+
+  @Test
+  void copyPodRunsRestrictedWithoutAnApiToken() {
+    Job job = CopyBackupsJobBuilder.build(task(store(StorageProvider.AWS, "a", "p", null, "s"),
+        store(StorageProvider.AWS, "b", "q", null, "s")), settings);
+    var pod = job.getSpec().getTemplate().getSpec();
+    assertThat(pod.getSecurityContext()).isEqualTo(PodSecurity.pod(false));
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getContainers().get(0).getSecurityContext())
+        .isEqualTo(PodSecurity.container(false));
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
   }
 
   @Test

@@ -99,6 +99,40 @@ class MemberPodBuilderTest {
   }
 
   @Test
+  void membersRunRestrictedAsTheImageUserUnlessRunAsRoot() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    var spec = MemberPodBuilder.build(etcd, settings, 0).getSpec();
+    var pod = spec.getSecurityContext();
+    assertThat(pod.getRunAsNonRoot()).isTrue();
+    assertThat(pod.getRunAsUser()).isEqualTo(65532L);
+    assertThat(pod.getRunAsGroup()).isEqualTo(65532L);
+    assertThat(pod.getFsGroup()).as("the PVC writable by the non-root agent").isEqualTo(65532L);
+    assertThat(pod.getFsGroupChangePolicy()).isEqualTo("OnRootMismatch");
+    assertThat(pod.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    var container = spec.getContainers().get(0).getSecurityContext();
+    assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(container.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(spec.getContainers().get(0).getVolumeMounts())
+        .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+    assertThat(spec.getVolumes()).filteredOn(v -> v.getName().equals("tmp"))
+        .singleElement().satisfies(v -> assertThat(v.getEmptyDir()).isNotNull());
+
+    String nonRoot = MemberPodBuilder.revision(etcd, settings);
+    etcd.getSpec().setRunAsRoot(true);
+    var root = MemberPodBuilder.build(etcd, settings, 0).getSpec();
+    assertThat(root.getSecurityContext().getRunAsNonRoot()).isFalse();
+    assertThat(root.getSecurityContext().getRunAsUser()).isZero();
+    assertThat(root.getSecurityContext().getRunAsGroup()).isZero();
+    assertThat(root.getSecurityContext().getFsGroup()).isZero();
+    assertThat(root.getContainers().get(0).getSecurityContext().getAllowPrivilegeEscalation())
+        .isFalse();
+    assertThat(root.getContainers().get(0).getSecurityContext().getCapabilities()).isNull();
+    assertThat(MemberPodBuilder.revision(etcd, settings)).as("runAsRoot rolls the members")
+        .isNotEqualTo(nonRoot);
+  }
+
+  @Test
   void everyMemberCarriesTheSameRevision() {
     Etcd etcd = Etcds.etcd("e", 3);
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getMetadata().getLabels().get(Labels.MEMBER_REVISION))

@@ -78,22 +78,23 @@ class ChartRenderIT {
       // on deletion of the Etcd; volumes the same but applied (server-side apply)
       "/pods:list,watch,create,delete,deletecollection",
       "/persistentvolumeclaims:list,watch,create,patch,delete,deletecollection",
-      // components: listed by label, applied, deleted
-      "/services:list,create,patch,delete",
-      "/configmaps:list,create,patch,delete",
-      "/serviceaccounts:list,create,patch,delete",
-      "policy/poddisruptionbudgets:list,create,patch,delete",
-      "rbac.authorization.k8s.io/roles:list,create,patch,delete",
-      "rbac.authorization.k8s.io/rolebindings:list,create,patch,delete",
-      // referenced Secrets read by name; the agent API Secret written by name
-      "/secrets:get,create,update,delete",
+      // components: informers (by label), applied, deleted
+      "/services:list,watch,create,patch,delete",
+      "/configmaps:list,watch,create,patch,delete",
+      "/serviceaccounts:list,watch,create,patch,delete",
+      "policy/poddisruptionbudgets:list,watch,create,patch,delete",
+      "rbac.authorization.k8s.io/roles:list,watch,create,patch,delete",
+      "rbac.authorization.k8s.io/rolebindings:list,watch,create,patch,delete",
+      // referenced Secrets read by name; the agent API Secret written by name; the informer
+      // of the operator's own Secrets (by label)
+      "/secrets:get,list,watch,create,update,delete",
       "/events:create", // EventRecorder: one new Event per occurrence
       // member and snapshot leases (informer, applied, deleted), the leader election lease
       "coordination.k8s.io/leases:get,list,watch,create,update,patch,delete",
-      // copy tasks' Jobs: informer, created, read back
-      "batch/jobs:get,list,watch,create",
-      // whether a class allows volume expansion (by name, or the default one)
-      "storage.k8s.io/storageclasses:get,list");
+      // copy and compaction Jobs: informer, created, read back; finished compaction Jobs deleted
+      "batch/jobs:get,list,watch,create,delete",
+      // whether a class allows volume expansion (by name, or the default one); its informer
+      "storage.k8s.io/storageclasses:get,list,watch");
 
   @Test
   void theOperatorsRulesAreExactlyWhatItCalls() {

@@ -83,8 +83,8 @@ public final class CompactionJobBuilder {
     if (snapshotTimeout != null) {
       args.add("--etcd-snapshot-timeout=" + snapshotTimeout.text());
     }
-    List<Volume> volumes = new ArrayList<>();
-    List<VolumeMount> mounts = new ArrayList<>();
+    List<Volume> volumes = new ArrayList<>(List.of(PodSecurity.tmpVolume()));
+    List<VolumeMount> mounts = new ArrayList<>(List.of(PodSecurity.tmpMount()));
     volumes.add(new VolumeBuilder().withName("etcd-workspace-dir").withNewEmptyDir()
         .endEmptyDir().build());
     mounts.add(mount("etcd-workspace-dir", WORKSPACE));
@@ -121,6 +121,7 @@ public final class CompactionJobBuilder {
               .withServiceAccountName(names.serviceAccount())
               .withAutomountServiceAccountToken(true)
               .withRestartPolicy("Never")
+              .withSecurityContext(PodSecurity.pod(MemberPodBuilder.runAsRoot(etcd)))
               .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(settings.defaultImage())
@@ -130,7 +131,7 @@ public final class CompactionJobBuilder {
                     .withNewFieldRef().withFieldPath("metadata.namespace").endFieldRef()
                     .endValueFrom().build())
                 .withResources(resources(etcd))
-                .withNewSecurityContext().withAllowPrivilegeEscalation(false).endSecurityContext()
+                .withSecurityContext(PodSecurity.container(MemberPodBuilder.runAsRoot(etcd)))
                 .withVolumeMounts(mounts)
               .endContainer()
               .withVolumes(volumes)

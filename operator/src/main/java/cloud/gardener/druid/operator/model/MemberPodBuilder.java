@@ -126,7 +126,7 @@ public final class MemberPodBuilder {
         .build();
   }
 
-  private static boolean runAsRoot(Etcd etcd) {
+  static boolean runAsRoot(Etcd etcd) {
     return Boolean.TRUE.equals(etcd.getSpec().getRunAsRoot());
   }
 

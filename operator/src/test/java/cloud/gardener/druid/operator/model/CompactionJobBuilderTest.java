@@ -55,7 +55,20 @@ class CompactionJobBuilderTest {
     assertThat(container.getResources().getRequests())
         .isEqualTo(Map.of("cpu", new Quantity("600m"), "memory", new Quantity("3Gi")));
     assertThat(pod.getVolumes()).extracting(v -> v.getName())
-        .containsExactly("etcd-workspace-dir", "store-secret");
+        .containsExactly("tmp", "etcd-workspace-dir", "store-secret");
+    assertThat(pod.getSecurityContext()).as("restricted, as the members")
+        .isEqualTo(PodSecurity.pod(false));
+    assertThat(container.getSecurityContext()).isEqualTo(PodSecurity.container(false));
+  }
+
+  @Test
+  void theJobRunsAsRootOnlyWhenTheEtcdsMembersDo() {
+    Etcd etcd = Etcds.etcd("main", 1);
+    etcd.getSpec().setRunAsRoot(true);
+    var pod = CompactionJobBuilder.build(etcd, settings).getSpec().getTemplate().getSpec();
+    assertThat(pod.getSecurityContext()).isEqualTo(PodSecurity.pod(true));
+    assertThat(pod.getContainers().get(0).getSecurityContext())
+        .isEqualTo(PodSecurity.container(true));
   }
 
   @Test

@@ -27,7 +27,7 @@ final class ControlPlaneFlags {
       "persistentvolumeclaim-protection-controller",
       "persistentvolume-protection-controller");
 
-  static final String SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/24";
+  static final String SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/16";
 
   private ControlPlaneFlags() {
   }

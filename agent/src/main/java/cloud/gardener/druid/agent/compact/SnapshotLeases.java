@@ -1,7 +1,10 @@
 package cloud.gardener.druid.agent.compact;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.OptionalLong;
@@ -13,6 +16,8 @@ import java.util.OptionalLong;
  * deltas keep theirs). The operator reads the difference as the events to compact next.
  */
 final class SnapshotLeases {
+
+  private static final int MAX_ATTEMPTS = 5;
 
   private final KubernetesClient kubernetes;
   private final String namespace;
@@ -27,17 +32,33 @@ final class SnapshotLeases {
     update(deltaLease, revision, false);
   }
 
+  /**
+   * Reads and updates the lease (the Etcd's Role grants {@code get} and {@code update} on its
+   * leases by name, nothing else); a concurrent renewal by a member is a conflict, read again.
+   */
   private void update(String name, long revision, boolean always) {
-    kubernetes.leases().inNamespace(namespace).withName(name).edit(lease -> {
+    for (int attempt = 1; ; attempt++) {
+      Lease lease = kubernetes.leases().inNamespace(namespace).withName(name).get();
+      if (lease == null) {
+        throw new IllegalStateException("lease " + namespace + "/" + name + " does not exist");
+      }
+      if (!always && holderRevision(lease).orElse(-1) >= revision) {
+        return;
+      }
       if (lease.getSpec() == null) {
-        lease.setSpec(new io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec());
+        lease.setSpec(new LeaseSpec());
       }
-      if (always || holderRevision(lease).orElse(-1) < revision) {
-        lease.getSpec().setHolderIdentity(Long.toString(revision));
-        lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
+      lease.getSpec().setHolderIdentity(Long.toString(revision));
+      lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
+      try {
+        kubernetes.leases().inNamespace(namespace).resource(lease).update();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == MAX_ATTEMPTS) {
+          throw e;
+        }
       }
-      return lease;
-    });
+    }
   }
 
   static OptionalLong holderRevision(Lease lease) {

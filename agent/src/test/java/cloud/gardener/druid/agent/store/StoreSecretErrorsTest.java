@@ -42,6 +42,8 @@ class StoreSecretErrorsTest {
 
   @Test
   void anS3FlagThatIsNotABooleanIsNamed() throws Exception {
+    Files.writeString(secret.resolve("accessKeyID"), "id");
+    Files.writeString(secret.resolve("secretAccessKey"), "key");
     Files.writeString(secret.resolve("s3ForcePathStyle"), "yes please");
     assertThatThrownBy(() -> SnapshotStores.open(config(StoreConfig.Provider.S3,
         "http://127.0.0.1:1"))).hasMessageContaining("s3ForcePathStyle")

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.config.EtcdBinDirOption;
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The command-line options of {@code druid agent}; defaults follow upstream. */
@@ -75,11 +77,8 @@ public final class AgentOptions {
       description = "etcd's data directory (default: ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--etcd-bin-dir", paramLabel = "DIR",
-      defaultValue = "${env:DRUID_ETCD_BIN_DIR:-/usr/local/bin}",
-      description = "Directory holding the etcd and etcdutl binaries. Default:"
-          + " $DRUID_ETCD_BIN_DIR, else /usr/local/bin.")
-  Path etcdBinDir;
+  @Mixin
+  EtcdBinDirOption etcdBinDir = new EtcdBinDirOption();
 
   @Option(names = "--quota-backend-bytes", paramLabel = "QUANTITY", defaultValue = "8Gi",
       description = "etcd's backend quota, a quantity such as 8Gi (default: ${DEFAULT-VALUE}).")
@@ -239,7 +238,7 @@ public final class AgentOptions {
         peerPort, cluster(etcd, peerTls.isPresent()),
         clusterToken != null ? clusterToken : namespace + "-" + etcd, dataDir, clientTls,
         peerTls, peerSkipClientSanVerification);
-    EtcdTuning tuning = new EtcdTuning(etcdBinDir, bytes(quota), snapshotCount,
+    EtcdTuning tuning = new EtcdTuning(etcdBinDir.dir(), bytes(quota), snapshotCount,
         (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),
         Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention),

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.compact;
 
+import cloud.gardener.druid.agent.config.EtcdBinDirOption;
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.StoreConfig;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -83,11 +85,8 @@ public final class CompactCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   Path dataDir;
 
-  @Option(names = "--etcd-bin-dir", paramLabel = "DIR",
-      defaultValue = "${env:DRUID_ETCD_BIN_DIR:-/usr/local/bin}",
-      description = "Directory holding the etcd and etcdutl binaries. Default:"
-          + " $DRUID_ETCD_BIN_DIR, else /usr/local/bin.")
-  Path etcdBinDir;
+  @Mixin
+  EtcdBinDirOption etcdBinDir = new EtcdBinDirOption();
 
   @Option(names = "--etcd-snapshot-timeout", paramLabel = "DURATION", defaultValue = "15m",
       description = "Longest time the upload of the compacted snapshot may take (default: "
@@ -126,7 +125,7 @@ public final class CompactCommand implements Callable<Integer> {
       return EXIT_INVALID_OPTIONS;
     }
     try (SnapshotStore snapshots = SnapshotStores.open(store)) {
-      Compactor.Outcome outcome = new Compactor(snapshots, tuning(), scratchMember(),
+      Compactor.Outcome outcome = new Compactor(snapshots, EtcdTuning.defaults(etcdBinDir.dir()), scratchMember(),
           Clock.systemUTC(), timeout).compact();
       if (outcome instanceof Compactor.Outcome.NothingToCompact nothing) {
         spec.commandLine().getOut().println("nothing to compact: " + nothing.reason());
@@ -149,10 +148,6 @@ public final class CompactCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("compaction failed: " + message);
       return EXIT_FAILED;
     }
-  }
-
-  private EtcdTuning tuning() {
-    return EtcdTuning.defaults(etcdBinDir);
   }
 
   /** The temporary etcd's identity: loopback only, never part of the Etcd's cluster. */

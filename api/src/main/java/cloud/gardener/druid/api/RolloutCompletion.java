@@ -42,7 +42,7 @@ public final class RolloutCompletion {
     }
     for (String type : List.of(ConditionTypes.ALL_MEMBERS_UPDATED,
         ConditionTypes.ALL_MEMBERS_READY, ConditionTypes.READY)) {
-      Condition c = find(status, type);
+      Condition c = Condition.find(status.getConditions(), type).orElse(null);
       if (c == null || !ConditionTypes.TRUE.equals(c.getStatus())) {
         reasons.add(type + " is " + (c == null ? "absent" : c.getStatus()
             + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")")));
@@ -53,13 +53,5 @@ public final class RolloutCompletion {
       reasons.add("lastOperation.state is " + state);
     }
     return reasons;
-  }
-
-  static Condition find(EtcdStatus status, String type) {
-    if (status.getConditions() == null) {
-      return null;
-    }
-    return status.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst()
-        .orElse(null);
   }
 }

@@ -160,11 +160,8 @@ final class EtcdPlans {
   }
 
   private static Optional<Condition> condition(Etcd etcd, String type) {
-    if (etcd.getStatus() == null || etcd.getStatus().getConditions() == null) {
-      return Optional.empty();
-    }
-    return etcd.getStatus().getConditions().stream().filter(c -> type.equals(c.getType()))
-        .findFirst();
+    return etcd.getStatus() == null ? Optional.empty()
+        : Condition.find(etcd.getStatus().getConditions(), type);
   }
 
   private static String annotation(Etcd etcd, String key) {

@@ -104,14 +104,9 @@ final class EtcdStatusReport {
               : " (done: " + String.join(", ", op.getCompletedMembers()) + ")")
           + (op.getTask() == null ? "" : ", task " + op.getTask()));
     }
-    if (s.getConditions() == null) {
-      return Optional.empty();
-    }
-    return s.getConditions().stream()
-        .filter(c -> ConditionTypes.VOLUMES_UP_TO_DATE.equals(c.getType()))
+    return Condition.find(s.getConditions(), ConditionTypes.VOLUMES_UP_TO_DATE)
         .filter(c -> "AwaitingConfirmation".equals(c.getReason())
             || "NoBackupStore".equals(c.getReason()))
-        .findFirst()
         .map(c -> "NoBackupStore".equals(c.getReason())
             ? "Pending volume change that cannot be done: " + c.getMessage()
             : "Pending volume change: " + c.getMessage().replaceFirst(" Confirm with: .*$", "")

@@ -2,7 +2,8 @@ package cloud.gardener.druid.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-
+import java.util.List;
+import java.util.Optional;
 
 /** A condition of an Etcd or an EtcdCopyBackupsTask. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -20,6 +21,15 @@ public class Condition {
   private String reason;
 
   private String message;
+
+  /**
+   * The condition of {@code type} among {@code conditions} (a status's, which may be null): a
+   * status holds at most one condition of each type.
+   */
+  public static Optional<Condition> find(List<Condition> conditions, String type) {
+    return conditions == null ? Optional.empty()
+        : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
 
   public String getType() {
     return type;

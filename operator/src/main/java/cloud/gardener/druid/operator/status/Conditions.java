@@ -27,8 +27,7 @@ final class Conditions {
    * write).
    */
   static Condition stamp(Condition next, List<Condition> previous, Instant now) {
-    Condition prev = previous == null ? null : previous.stream()
-        .filter(c -> next.getType().equals(c.getType())).findFirst().orElse(null);
+    Condition prev = Condition.find(previous, next.getType()).orElse(null);
     String ts = now.toString();
     boolean sameStatus = prev != null && Objects.equals(prev.getStatus(), next.getStatus());
     boolean sameText = sameStatus && Objects.equals(prev.getReason(), next.getReason())

@@ -87,8 +87,7 @@ public final class EtcdStatusComputer {
 
   private static List<Condition> keepPrevious(List<Condition> computed, List<Condition> previous,
       String type) {
-    Optional<Condition> prev = previous == null ? Optional.empty()
-        : previous.stream().filter(c -> type.equals(c.getType())).findFirst();
+    Optional<Condition> prev = Condition.find(previous, type);
     return computed.stream().map(c -> type.equals(c.getType()) && prev.isPresent()
         ? Conditions.of(type, prev.get().getStatus(), prev.get().getReason(), prev.get().getMessage())
         : c).toList();

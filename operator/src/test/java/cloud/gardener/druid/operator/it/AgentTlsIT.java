@@ -10,6 +10,7 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
 import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.controlplane.InsecureHttp;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -31,8 +32,6 @@ import java.util.List;
 import java.util.Map;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -183,9 +182,7 @@ class AgentTlsIT {
       kmf.init(store, new char[0]);
       keys = kmf.getKeyManagers();
     }
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keys, new TrustManager[] {new TrustEveryServer()}, null);
-    HttpClient http = HttpClient.newBuilder().sslContext(context)
+    HttpClient http = HttpClient.newBuilder().sslContext(InsecureHttp.trustingEveryServer(keys))
         .connectTimeout(Duration.ofSeconds(5)).build();
     return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
         .method(method, HttpRequest.BodyPublishers.noBody()).build(),

@@ -94,8 +94,7 @@ final class ItSupport {
   }
 
   static Condition condition(KubernetesClient client, String name, String type) {
-    return etcd(client, name).getStatus().getConditions().stream()
-        .filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+    return Condition.find(etcd(client, name).getStatus().getConditions(), type).orElseThrow();
   }
 
   static List<Pod> pods(KubernetesClient client, String name) {

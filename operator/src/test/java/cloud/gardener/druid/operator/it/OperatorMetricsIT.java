@@ -12,6 +12,7 @@ import cloud.gardener.druid.operator.metrics.MetricsServer;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.controlplane.InsecureHttp;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
@@ -26,7 +27,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.GeneralSecurityException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +34,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,8 +45,9 @@ import org.junit.jupiter.api.Test;
 class OperatorMetricsIT {
 
   private static final Duration ROLLOUT = Duration.ofMinutes(3);
+  /** As a scraper configured with insecure_skip_verify: the test checks the metrics, not TLS. */
   private static final HttpClient HTTP = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(5)).sslContext(trustingEveryServer()).build();
+      .connectTimeout(Duration.ofSeconds(5)).sslContext(InsecureHttp.trustingEveryServer()).build();
 
   /** JOSDK's reconcile families (its Micrometer support, Prometheus naming) and their types. */
   private static final Map<String, String> JOSDK_FAMILIES = Map.of(
@@ -163,16 +162,5 @@ class OperatorMetricsIT {
   private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
     return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
         .build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** As a scraper configured with insecure_skip_verify: the test checks the metrics, not TLS. */
-  private static SSLContext trustingEveryServer() {
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new TrustEveryServer()}, null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -145,6 +145,6 @@ class EtcdStatusComputerTest {
   }
 
   private static Condition condition(EtcdStatus s, String type) {
-    return s.getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+    return Condition.find(s.getConditions(), type).orElseThrow();
   }
 }

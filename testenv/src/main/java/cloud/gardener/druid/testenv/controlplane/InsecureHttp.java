@@ -6,6 +6,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
@@ -27,22 +28,31 @@ public final class InsecureHttp {
     return CLIENT;
   }
 
-  private static HttpClient create() {
+  /**
+   * A TLS context that trusts every server, host name included, and presents
+   * {@code identity} (none when empty or null): for tests of what a server serves or of its
+   * client check, not of its certificate.
+   */
+  public static SSLContext trustingEveryServer(KeyManager... identity) {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
-      SSLParameters parameters = new SSLParameters();
-      parameters.setEndpointIdentificationAlgorithm(null);
-      return HttpClient.newBuilder()
-          .sslContext(context)
-          .sslParameters(parameters)
-          .connectTimeout(Duration.ofSeconds(2))
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .version(HttpClient.Version.HTTP_1_1)
-          .build();
+      context.init(identity, new TrustManager[] {new TrustAll()}, new SecureRandom());
+      return context;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static HttpClient create() {
+    SSLParameters parameters = new SSLParameters();
+    parameters.setEndpointIdentificationAlgorithm(null);
+    return HttpClient.newBuilder()
+        .sslContext(trustingEveryServer())
+        .sslParameters(parameters)
+        .connectTimeout(Duration.ofSeconds(2))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .version(HttpClient.Version.HTTP_1_1)
+        .build();
   }
 
   /**
@@ -52,32 +62,32 @@ public final class InsecureHttp {
   private static final class TrustAll extends X509ExtendedTrustManager {
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) {
-      // trust everything: probes only
+      // trust everything: probes and tests only
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) {
-      // trust everything: probes only
+      // trust everything: probes and tests only
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-      // trust everything: probes only
+      // trust everything: probes and tests only
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-      // trust everything: probes only
+      // trust everything: probes and tests only
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-      // trust everything: probes only
+      // trust everything: probes and tests only
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-      // trust everything: probes only
+      // trust everything: probes and tests only
     }
 
     @Override

@@ -49,8 +49,8 @@ public final class EtcdStatusComputer {
     next.setCurrentReplicas(current);
     next.setReplicas(current);
     next.setReadyReplicas(ready);
-    next.setReady(s.replicas() > 0 && conditions.stream().anyMatch(c ->
-        ConditionTypes.ALL_MEMBERS_READY.equals(c.getType()) && ConditionTypes.TRUE.equals(c.getStatus())));
+    next.setReady(s.replicas() > 0 && Condition.find(conditions, ConditionTypes.ALL_MEMBERS_READY)
+        .filter(c -> ConditionTypes.TRUE.equals(c.getStatus())).isPresent());
     next.setSelector(EtcdLabels.asSelectorString(EtcdLabels.memberSelector(s.etcd())));
     next.setLastOperation(lastOperation);
     next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);

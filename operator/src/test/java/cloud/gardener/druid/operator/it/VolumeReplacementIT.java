@@ -12,6 +12,7 @@ import static org.awaitility.Awaitility.await;
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
@@ -255,9 +256,9 @@ class VolumeReplacementIT {
           }
           VolumeOperation op = etcd.getStatus().getVolumeOperation();
           boolean opRunning = op != null && !op.isFinished();
-          boolean volumesPending = etcd.getStatus().getConditions().stream().anyMatch(c ->
-              ConditionTypes.VOLUMES_UP_TO_DATE.equals(c.getType())
-                  && !ConditionTypes.TRUE.equals(c.getStatus()));
+          boolean volumesPending = Condition.find(etcd.getStatus().getConditions(),
+              ConditionTypes.VOLUMES_UP_TO_DATE)
+              .filter(c -> !ConditionTypes.TRUE.equals(c.getStatus())).isPresent();
           if (opRunning || volumesPending) {
             w.early.add("generation " + etcd.getMetadata().getGeneration() + " at "
                 + etcd.getMetadata().getResourceVersion() + ": operation "

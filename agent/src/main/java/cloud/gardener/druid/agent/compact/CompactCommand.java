@@ -125,8 +125,8 @@ public final class CompactCommand implements Callable<Integer> {
       return EXIT_INVALID_OPTIONS;
     }
     try (SnapshotStore snapshots = SnapshotStores.open(store)) {
-      Compactor.Outcome outcome = new Compactor(snapshots, EtcdTuning.defaults(etcdBinDir.dir()), scratchMember(),
-          Clock.systemUTC(), timeout).compact();
+      Compactor.Outcome outcome = new Compactor(snapshots, EtcdTuning.defaults(etcdBinDir.dir()),
+          scratchMember(), Clock.systemUTC(), timeout).compact();
       if (outcome instanceof Compactor.Outcome.NothingToCompact nothing) {
         spec.commandLine().getOut().println("nothing to compact: " + nothing.reason());
       } else if (outcome instanceof Compactor.Outcome.Compacted compacted) {

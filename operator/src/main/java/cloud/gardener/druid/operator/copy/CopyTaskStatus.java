@@ -20,13 +20,16 @@ import java.util.Optional;
  * <p>Not upstream: the condition {@link #PROGRESSING} says how far the copy is, {@code True}
  * (reason {@code Copying}) while the Job runs, its message how far the copy is
  * (served by the copy, {@link CopyJobProgress}); {@code False} (reason {@code Finished})
- * once it ended, its message the pod's termination message. Its times change only with it.
+ * once it ended, its message the pod's termination message (read once). Its times change only
+ * with it.
  */
 final class CopyTaskStatus {
 
   static final String SUCCEEDED = "Succeeded";
   static final String FAILED = "Failed";
   static final String PROGRESSING = "Progressing";
+  /** An ended copy whose pod left no termination message (e.g. its pod is gone). */
+  static final String NO_LAST_WORD = "the copy ended; its pod left no termination message";
 
   private CopyTaskStatus() {
   }
@@ -68,11 +71,12 @@ final class CopyTaskStatus {
       return Optional.of(Conditions.of(PROGRESSING, "True", "Copying",
           progress.orElse("the copy has not said how far it is yet")));
     }
-    return progress.map(p -> Conditions.of(PROGRESSING, "False", "Finished", p))
-        .or(() -> previous == null ? Optional.empty() : previous.stream()
-            .filter(c -> PROGRESSING.equals(c.getType()) && "False".equals(c.getStatus()))
-            .findFirst()
-            .map(c -> Conditions.of(PROGRESSING, "False", c.getReason(), c.getMessage())));
+    Optional<Condition> before = previous == null ? Optional.empty() : previous.stream()
+        .filter(c -> PROGRESSING.equals(c.getType()) && "False".equals(c.getStatus()))
+        .findFirst();
+    return Optional.of(Conditions.of(PROGRESSING, "False", "Finished", progress
+        .or(() -> before.map(Condition::getMessage))
+        .orElse(NO_LAST_WORD)));
   }
 
   private static List<Condition> conditions(Job job) {

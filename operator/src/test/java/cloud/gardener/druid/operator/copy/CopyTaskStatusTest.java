@@ -63,11 +63,19 @@ class CopyTaskStatusTest {
   }
 
   @Test
+  void anEndedJobWithoutATerminationMessageSaysSo() {
+    Job job = job("Complete", "True", "CompletionsReached", "Reached expected completions");
+    assertThat(CopyTaskStatus.of(task, Optional.of(job), Optional.empty(), Optional.empty(), NOW)
+        .getConditions()).extracting(c -> c.getType() + "=" + c.getStatus() + " " + c.getMessage())
+        .contains("Progressing=False " + CopyTaskStatus.NO_LAST_WORD);
+  }
+
+  @Test
   void aCompleteJobIsSucceededWithItsTimesAndReason() {
     Job job = job("Complete", "True", "CompletionsReached", "Reached expected completions");
     EtcdCopyBackupsTaskStatus status = CopyTaskStatus.of(task, Optional.of(job), Optional.empty(),
         Optional.empty(), NOW);
-    assertThat(status.getConditions()).singleElement().satisfies(c -> {
+    assertThat(status.getConditions()).first().satisfies(c -> {
       assertThat(c.getType()).isEqualTo("Succeeded");
       assertThat(c.getStatus()).isEqualTo("True");
       assertThat(c.getReason()).isEqualTo("CompletionsReached");
@@ -85,7 +93,7 @@ class CopyTaskStatusTest {
         .withStatus("True").build());
     EtcdCopyBackupsTaskStatus status = CopyTaskStatus.of(task, Optional.of(job), Optional.empty(),
         Optional.empty(), NOW);
-    assertThat(status.getConditions()).singleElement().satisfies(c -> {
+    assertThat(status.getConditions()).first().satisfies(c -> {
       assertThat(c.getType()).isEqualTo("Failed");
       assertThat(c.getReason()).isEqualTo("BackoffLimitExceeded");
     });

@@ -46,7 +46,7 @@ final class EtcdStatusReport {
     List<List<String>> members = new ArrayList<>();
     members.add(List.of("MEMBER", "ID", "ROLE", "STATUS", "REVISION", "VOLUME", "UPDATED"));
     for (EtcdMemberStatus m : s.getMembers() == null ? List.<EtcdMemberStatus>of() : s.getMembers()) {
-      members.add(List.of(text(m.getName()), text(m.getId()), text(m.getRole()), text(m.getStatus()),
+      members.add(List.of(text(m.getName()), text(m.getId()), text(m.getRole()), status(m),
           text(m.getMemberRevision()), text(m.getVolumeRevision()), text(m.getUpdated())));
     }
     out.append(table(members)).append('\n');
@@ -114,6 +114,15 @@ final class EtcdStatusReport {
                 + " annotate etcd " + etcd.getMetadata().getName() + " "
                 + Annotations.CONFIRM_VOLUME_REPLACEMENT + "=" + etcd.getMetadata().getGeneration()
                 + " --overwrite");
+  }
+
+  /**
+   * The member's status, with the reason when it is not Ready (e.g. "NotReady (Restoring)";
+   * how far a restore is stands in the AllMembersReady message).
+   */
+  private static String status(EtcdMemberStatus m) {
+    return "Ready".equals(m.getStatus()) || m.getReason() == null ? text(m.getStatus())
+        : text(m.getStatus()) + " (" + m.getReason() + ")";
   }
 
   private static String text(Object o) {

@@ -53,6 +53,32 @@ class EtcdStatusReportTest {
   }
 
   @Test
+  void showsAMemberRestoringAndHowFar() {
+    Etcd etcd = new Etcd();
+    etcd.setMetadata(new ObjectMetaBuilder().withName("main").withNamespace("ns").withGeneration(2L).build());
+    etcd.setSpec(new EtcdSpec());
+    etcd.getSpec().setReplicas(1);
+    EtcdStatus s = new EtcdStatus();
+    EtcdMemberStatus m = new EtcdMemberStatus();
+    m.setName("main-0");
+    m.setStatus("NotReady");
+    m.setReason("Restoring");
+    s.setMembers(List.of(m));
+    Condition c = new Condition();
+    c.setType("AllMembersReady");
+    c.setStatus("False");
+    c.setReason("NotAllMembersReady");
+    c.setMessage("Members not ready: main-0 (restoring: 3 of 40 delta snapshots replayed).");
+    s.setConditions(List.of(c));
+    etcd.setStatus(s);
+
+    assertThat(EtcdStatusReport.render(etcd))
+        .containsPattern("main-0\\s+-\\s+-\\s+NotReady \\(Restoring\\)")
+        .contains("AllMembersReady is False (Members not ready: main-0 (restoring: 3 of 40 delta"
+            + " snapshots replayed).)");
+  }
+
+  @Test
   void showsTheVolumeOperationInProgress() {
     Etcd etcd = new Etcd();
     etcd.setMetadata(new ObjectMetaBuilder().withName("main").withNamespace("ns").withGeneration(5L).build());

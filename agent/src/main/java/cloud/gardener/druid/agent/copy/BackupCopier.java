@@ -2,7 +2,7 @@ package cloud.gardener.druid.agent.copy;
 
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
-import cloud.gardener.druid.api.ByteSizes;
+import cloud.gardener.druid.api.CopyProgress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
@@ -44,6 +44,8 @@ public final class BackupCopier {
   private final int parallelism;
   private final Clock clock;
   private final Sleeper sleeper;
+  private volatile boolean waiting;
+  private volatile Run running;
 
   public BackupCopier(SnapshotStore source, SnapshotStore target, int parallelism) {
     this(source, target, parallelism, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()));
@@ -71,6 +73,18 @@ public final class BackupCopier {
     }
   }
 
+  /**
+   * How far the copy is now ({@link CopyProgress}): waiting for the final snapshot, or
+   * snapshots copied of those to copy; empty before either.
+   */
+  public Optional<String> progress() {
+    Run run = running;
+    if (run != null) {
+      return Optional.of(progress(run.copied.get(), run.toCopy, run.bytes.get()));
+    }
+    return waiting ? Optional.of(CopyProgress.waiting(source.location())) : Optional.empty();
+  }
+
   @FunctionalInterface
   interface Sleeper {
     void sleep(Duration duration) throws InterruptedException;
@@ -84,12 +98,14 @@ public final class BackupCopier {
   public boolean awaitFinalSnapshot(Duration timeout, Duration interval)
       throws IOException, InterruptedException {
     Instant deadline = timeout.isZero() ? null : clock.instant().plus(timeout);
-    LOG.info("waiting for the final full snapshot in {}", source.location());
+    LOG.info("{}", CopyProgress.waiting(source.location()));
+    waiting = true;
     while (true) {
       Optional<Snapshot> newest = list("source", source).stream().filter(Snapshot::isFull)
           .reduce((a, b) -> b);
       if (newest.isPresent() && newest.get().isFinal()) {
         LOG.info("the newest full snapshot {} is final", newest.get());
+        waiting = false;
         return true;
       }
       Instant now = clock.instant();
@@ -97,6 +113,7 @@ public final class BackupCopier {
         LOG.warn("timed out after {} waiting for the final full snapshot in {} (newest full "
             + "snapshot: {}); copying anyway", timeout, source.location(),
             newest.map(Snapshot::toString).orElse("none"));
+        waiting = false;
         return false;
       }
       sleeper.sleep(deadline == null ? interval
@@ -127,7 +144,9 @@ public final class BackupCopier {
         .flatMap(b -> java.util.stream.Stream.concat(java.util.stream.Stream.of(b.full()),
             b.deltas().stream()))
         .filter(snapshot -> !present.contains(asCopied(snapshot).fileName())).count();
+    LOG.info("{}", progress(0, toCopy, 0));
     Run run = new Run(present, toCopy);
+    running = run;
     run.start(backups);
     run.await();
     if (!run.failures.isEmpty()) {
@@ -140,10 +159,9 @@ public final class BackupCopier {
     return new Result(run.copied.get(), run.bytes.get(), selected - run.copied.get());
   }
 
-  /** E.g. "3 of 10 snapshots copied (12.0 MiB)". */
+  /** E.g. "3 of 10 snapshots copied (12.0 MiB)", read back by the operator. */
   static String progress(int copied, int of, long bytes) {
-    return copied + " of " + of + " snapshots copied (" + ByteSizes.of(bytes)
-        + ")";
+    return CopyProgress.copied(copied, of, bytes);
   }
 
   /** Lists a store, saying which of the two failed. */

@@ -160,11 +160,13 @@ public final class CopyCommand implements Callable<Integer> {
         SnapshotStore target = SnapshotStores.open(targetStore)) {
       owner.check(source);
       BackupCopier copier = new BackupCopier(source, target, parallelism);
-      if (waitForFinalSnapshot) {
-        copier.awaitFinalSnapshot(timeout, interval);
+      BackupCopier.Result result;
+      try (CopyProgressServer progress = CopyProgressServer.start(copier::progress)) {
+        if (waitForFinalSnapshot) {
+          copier.awaitFinalSnapshot(timeout, interval);
+        }
+        result = copier.copy(new BackupSelection(maxBackupAge, maxBackupsToCopy));
       }
-      BackupCopier.Result result =
-          copier.copy(new BackupSelection(maxBackupAge, maxBackupsToCopy));
       spec.commandLine().getOut().println(result.summary());
       TerminationMessage.write(result.summary());
       return 0;

@@ -224,8 +224,11 @@ class BackupCopierTest {
     inSource(notYet, 100);
     StepClock clock = new StepClock();
     AtomicInteger sleeps = new AtomicInteger();
+    List<Optional<String>> progress = new ArrayList<>();
+    BackupCopier[] self = new BackupCopier[1];
     BackupCopier copier = new BackupCopier(source, target, 2, clock, d -> {
       assertThat(d).isEqualTo(Duration.ofSeconds(15));
+      progress.add(self[0].progress());
       clock.advance(d);
       if (sleeps.incrementAndGet() == 3) {
         unchecked(() -> {
@@ -235,9 +238,15 @@ class BackupCopierTest {
       }
     });
 
+    self[0] = copier;
+    assertThat(copier.progress()).isEmpty();
     assertThat(copier.awaitFinalSnapshot(Duration.ZERO, Duration.ofSeconds(15))).isTrue();
     assertThat(sleeps).hasValue(3);
+    assertThat(progress).first().isEqualTo(Optional.of("waiting for the final full snapshot in "
+        + source.location()));
     copier.copy(BackupSelection.ALL);
+    assertThat(copier.progress()).hasValueSatisfying(p ->
+        assertThat(p).startsWith("2 of 2 snapshots copied ("));
     assertThat(target.list()).containsExactly(FULL_A, notFinal(FULL_B));
     assertThat(read(target, notFinal(FULL_B))).isEqualTo(contents.get(FULL_B));
   }

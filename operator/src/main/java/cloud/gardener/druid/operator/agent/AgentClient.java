@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.operator.observe.AgentReport;
 import cloud.gardener.druid.operator.observe.AgentView;
 import java.time.Duration;
 import java.util.Optional;
@@ -10,6 +11,14 @@ public interface AgentClient {
 
   /** The member's view of etcd, or empty when the agent does not answer in time. */
   Optional<AgentView> status(AgentEndpoint endpoint);
+
+  /**
+   * The member's view of etcd and, while it restores from the backup store, how far that is;
+   * one status call. By default the view alone.
+   */
+  default AgentReport report(AgentEndpoint endpoint) {
+    return AgentReport.of(status(endpoint));
+  }
 
   /** Asks the leader's agent to hand leadership to the member with {@code toMemberId}. */
   void moveLeader(AgentEndpoint leader, String toMemberId);

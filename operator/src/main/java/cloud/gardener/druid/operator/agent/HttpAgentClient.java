@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.operator.observe.AgentReport;
 import cloud.gardener.druid.operator.observe.AgentView;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,22 +85,42 @@ public final class HttpAgentClient implements AgentClient {
 
   @Override
   public Optional<AgentView> status(AgentEndpoint endpoint) {
+    return report(endpoint).view();
+  }
+
+  @Override
+  public AgentReport report(AgentEndpoint endpoint) {
     try {
       HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(AgentApi.MEMBER_STATUS))
           .timeout(statusTimeout).GET().build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
+      // 503: etcd does not run (yet); the body still says whether the member restores
+      if (r.statusCode() != 200 && r.statusCode() != 503) {
         LOG.debug("agent {} status: HTTP {}", endpoint.member(), r.statusCode());
-        return Optional.empty();
+        return AgentReport.NONE;
       }
-      JsonNode body = JSON.readTree(r.body());
-      return body.path("etcd").isObject() ? Optional.of(parseView(body)) : Optional.empty();
+      return parseReport(JSON.readTree(r.body()));
     } catch (IOException | AgentException e) {
       LOG.debug("agent {} status: {}", endpoint.member(), e.toString());
-      return Optional.empty();
+      return AgentReport.NONE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Optional.empty();
+      return AgentReport.NONE;
     }
+  }
+
+  /**
+   * The view (when the body has an {@code etcd} object) and the restore's description while
+   * the agent's initialisation is in {@code Progress} and its {@code restore} is not done.
+   */
+  static AgentReport parseReport(JsonNode body) {
+    Optional<AgentView> view = body.path("etcd").isObject() ? Optional.of(parseView(body))
+        : Optional.empty();
+    JsonNode restore = body.path("restore");
+    boolean restoring = "Progress".equals(body.path("initialization").asText())
+        && restore.isObject() && !"DONE".equals(restore.path("phase").asText())
+        && !restore.path("description").asText("").isBlank();
+    return new AgentReport(view, restoring
+        ? Optional.of(restore.path("description").asText()) : Optional.empty());
   }
 
   /**

@@ -17,6 +17,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,15 +36,21 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
 
   private static final Logger LOG = LoggerFactory.getLogger(EtcdCopyBackupsTaskReconciler.class);
   static final Duration RETRY = Duration.ofSeconds(10);
+  /** While the Job runs, its progress is read this often (and written when it changed). */
+  static final Duration PROGRESS_POLL = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
   private final StatusWriter statusWriter;
+  private final CopyJobProgress progress;
+  private final Clock clock;
 
   public EtcdCopyBackupsTaskReconciler(KubernetesClient client, OperatorSettings settings) {
     this.client = client;
     this.settings = settings;
     this.statusWriter = new StatusWriter(client);
+    this.progress = new CopyJobProgress(client);
+    this.clock = Clock.systemUTC();
   }
 
   @Override
@@ -62,8 +69,8 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
   private UpdateControl<EtcdCopyBackupsTask> run(EtcdCopyBackupsTask task) {
     List<String> unsupported = CopyBackupsJobBuilder.unsupported(task.getSpec());
     if (!unsupported.isEmpty()) {
-      statusWriter.write(task, CopyTaskStatus.of(task, Optional.empty(),
-          Optional.of(String.join("; ", unsupported))));
+      statusWriter.write(task, CopyTaskStatus.of(task, Optional.empty(), Optional.empty(),
+          Optional.of(String.join("; ", unsupported)), clock.instant()));
       return UpdateControl.noUpdate();
     }
     String namespace = task.getMetadata().getNamespace();
@@ -78,13 +85,19 @@ public final class EtcdCopyBackupsTaskReconciler implements Reconciler<EtcdCopyB
       if (job.isEmpty()) {
         job = Optional.of(create(task));
       }
-      statusWriter.write(task, CopyTaskStatus.of(task, job, Optional.empty()));
-      return UpdateControl.noUpdate();
+      boolean ended = CopyTaskStatus.ended(job.get());
+      // once ended, the Progressing condition keeps the termination message: read it once
+      Optional<String> said = ended && CopyTaskStatus.finished(task.getStatus())
+          ? Optional.empty() : progress.of(job.get());
+      statusWriter.write(task, CopyTaskStatus.of(task, job, said, Optional.empty(),
+          clock.instant()));
+      return ended ? UpdateControl.noUpdate()
+          : UpdateControl.<EtcdCopyBackupsTask>noUpdate().rescheduleAfter(PROGRESS_POLL);
     } catch (KubernetesClientException e) {
       LOG.warn("EtcdCopyBackupsTask {}/{}: {}", namespace, task.getMetadata().getName(),
           e.getMessage());
-      statusWriter.write(task, CopyTaskStatus.of(task, Optional.empty(),
-          Optional.of("cannot run job " + name + ": " + e.getMessage())));
+      statusWriter.write(task, CopyTaskStatus.of(task, Optional.empty(), Optional.empty(),
+          Optional.of("cannot run job " + name + ": " + e.getMessage()), clock.instant()));
       return UpdateControl.<EtcdCopyBackupsTask>noUpdate().rescheduleAfter(RETRY);
     }
   }

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.model;
 
+import cloud.gardener.druid.api.CopyProgress;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskSpec;
@@ -115,6 +116,11 @@ public final class CopyBackupsJobBuilder {
                 .withImage(settings.defaultImage())
                 .withImagePullPolicy("IfNotPresent")
                 .withArgs(args)
+                // how far the copy is, read by the operator (CopyProgress)
+                .addNewEnv().withName("POD_IP").withNewValueFrom().withNewFieldRef()
+                  .withFieldPath("status.podIP").endFieldRef().endValueFrom().endEnv()
+                .addNewPort().withName(CopyProgress.PORT_NAME)
+                  .withContainerPort(CopyProgress.PORT).endPort()
                 .withVolumeMounts(mounts)
                 .withSecurityContext(PodSecurity.container(false))
               .endContainer()

@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -26,7 +25,7 @@ final class AgentStatuses {
   static final Duration TTL = Duration.ofSeconds(2);
   static final Duration WAIT = Duration.ofSeconds(5);
 
-  private record Answer(Optional<AgentView> view, Instant at) {
+  private record Answer(AgentReport report, Instant at) {
   }
 
   private final AgentClient agents;
@@ -41,27 +40,27 @@ final class AgentStatuses {
   }
 
   /** Starts the call for {@code endpoint}, or answers from a recent one unless {@code fresh}. */
-  CompletableFuture<Optional<AgentView>> ask(AgentEndpoint endpoint, boolean fresh) {
+  CompletableFuture<AgentReport> ask(AgentEndpoint endpoint, boolean fresh) {
     Answer recent = answers.get(endpoint);
     if (!fresh && recent != null && recent.at().plus(TTL).isAfter(clock.instant())) {
-      return CompletableFuture.completedFuture(recent.view());
+      return CompletableFuture.completedFuture(recent.report());
     }
     return CompletableFuture.supplyAsync(() -> {
-      Optional<AgentView> view = agents.status(endpoint);
-      answers.put(endpoint, new Answer(view, clock.instant()));
-      return view;
+      AgentReport report = agents.report(endpoint);
+      answers.put(endpoint, new Answer(report, clock.instant()));
+      return report;
     }, pool);
   }
 
   /** The answer, or none if it did not come within {@link #WAIT}. */
-  static Optional<AgentView> await(CompletableFuture<Optional<AgentView>> call) {
+  static AgentReport await(CompletableFuture<AgentReport> call) {
     try {
       return call.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Optional.empty();
+      return AgentReport.NONE;
     } catch (Exception e) {
-      return Optional.empty();
+      return AgentReport.NONE;
     }
   }
 

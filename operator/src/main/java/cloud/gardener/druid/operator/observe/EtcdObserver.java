@@ -141,16 +141,16 @@ public final class EtcdObserver {
     Map<Integer, PersistentVolumeClaim> pvcs = byOrdinal(volumes(pvcList));
     Map<String, Lease> leases = leaseList.stream()
         .collect(Collectors.toMap(l -> l.getMetadata().getName(), Function.identity(), (a, b) -> a));
-    Map<Integer, CompletableFuture<Optional<AgentView>>> views = askAgents(etcd, pods, fresh);
+    Map<Integer, CompletableFuture<AgentReport>> reports = askAgents(etcd, pods, fresh);
 
     int count = Math.max(EtcdDefaults.replicas(etcd), maxOrdinal(pods, pvcs) + 1);
     List<MemberObservation> members = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      CompletableFuture<Optional<AgentView>> view = views.get(i);
+      CompletableFuture<AgentReport> asked = reports.get(i);
+      AgentReport report = asked == null ? AgentReport.NONE : AgentStatuses.await(asked);
       members.add(new MemberObservation(i, names.member(i), Optional.ofNullable(pods.get(i)),
-          Optional.ofNullable(pvcs.get(i)),
-          view == null ? Optional.empty() : AgentStatuses.await(view),
-          Optional.ofNullable(leases.get(names.memberLease(i)))));
+          Optional.ofNullable(pvcs.get(i)), report.view(),
+          Optional.ofNullable(leases.get(names.memberLease(i))), report.restoring()));
     }
     agentStatuses.prune();
     return new ClusterSnapshot(etcd, List.copyOf(members),
@@ -171,7 +171,7 @@ public final class EtcdObserver {
             : tasks.inProgress(etcd));
   }
 
-  private Map<Integer, CompletableFuture<Optional<AgentView>>> askAgents(Etcd etcd,
+  private Map<Integer, CompletableFuture<AgentReport>> askAgents(Etcd etcd,
       Map<Integer, Pod> pods, boolean fresh) {
     int port = EtcdDefaults.agentPort(etcd);
     boolean tls = EtcdDefaults.agentTls(etcd);
@@ -179,7 +179,7 @@ public final class EtcdObserver {
         .filter(e -> e.getValue().getMetadata().getDeletionTimestamp() == null)
         .collect(Collectors.toMap(Map.Entry::getKey, e -> AgentEndpoint.of(e.getValue(), port, tls)
             .map(ep -> agentStatuses.ask(ep, fresh))
-            .orElseGet(() -> CompletableFuture.completedFuture(Optional.empty()))));
+            .orElseGet(() -> CompletableFuture.completedFuture(AgentReport.NONE))));
   }
 
   private static List<Pod> members(List<Pod> pods) {

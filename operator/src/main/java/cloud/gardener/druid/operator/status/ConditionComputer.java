@@ -62,7 +62,7 @@ final class ConditionComputer {
 
   static Condition allMembersReady(ClusterSnapshot s) {
     List<String> notReady = s.wanted().stream().filter(m -> !m.ready())
-        .map(MemberObservation::name).toList();
+        .map(m -> m.name() + m.restoring().map(r -> " (" + r + ")").orElse("")).toList();
     return notReady.isEmpty()
         ? Conditions.of(ALL_MEMBERS_READY, TRUE, "AllMembersReady", "All members are ready.")
         : Conditions.of(ALL_MEMBERS_READY, FALSE, "NotAllMembersReady",

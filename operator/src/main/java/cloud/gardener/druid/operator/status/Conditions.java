@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Objects;
 
 /** Creates conditions and keeps their transition time when the status did not change. */
-final class Conditions {
+public final class Conditions {
 
   private Conditions() {
   }
 
-  static Condition of(String type, String status, String reason, String message) {
+  public static Condition of(String type, String status, String reason, String message) {
     Condition c = new Condition();
     c.setType(type);
     c.setStatus(status);
@@ -26,7 +26,7 @@ final class Conditions {
    * when reason or message change, so an unchanged world gives an identical status (and no
    * write).
    */
-  static Condition stamp(Condition next, List<Condition> previous, Instant now) {
+  public static Condition stamp(Condition next, List<Condition> previous, Instant now) {
     Condition prev = Condition.find(previous, next.getType()).orElse(null);
     String ts = now.toString();
     boolean sameStatus = prev != null && Objects.equals(prev.getStatus(), next.getStatus());

@@ -52,6 +52,10 @@ final class MemberStatuses {
     if (m.podTerminating()) {
       return "PodTerminating";
     }
-    return ready ? "MemberReady" : "PodNotReady";
+    if (ready) {
+      return "MemberReady";
+    }
+    // how far is in the AllMembersReady condition's message
+    return m.restoring().isPresent() ? "Restoring" : "PodNotReady";
   }
 }

@@ -76,6 +76,9 @@ class CopyBackupsTaskIT {
             && "Running".equals(p.getStatus().getPhase())));
     assertThat(succeeded(client, "copy-newest"))
         .as("the copy waits for the final full snapshot").isNull();
+    await().atMost(TASK).untilAsserted(() -> assertThat(progressing(client, "copy-newest"))
+        .as("how far the running copy is, in its status")
+        .startsWith("True Copying waiting for the final full snapshot in "));
 
     Instant finalWritten = Instant.now();
     Snapshot last = Snapshot.full(0, 260, now, Compression.GZIP, true);
@@ -86,6 +89,12 @@ class CopyBackupsTaskIT {
         t -> succeeded(client, t.getMetadata().getName()) != null);
     assertThat(done.getStatus().getObservedGeneration()).isEqualTo(1L);
     assertThat(done.getStatus().getLastError()).isNull();
+    // the termination message on a real kubelet; the node simulator writes none
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(progressing(client, "copy-newest")).as("the copy's last word").isIn(
+            "False Finished copied 3 snapshot(s) (" + copiedBytes(source)
+                + " bytes), skipped 0 already in the target",
+            "False Finished the copy ended; its pod left no termination message"));
     assertThat(Instant.parse(succeeded(client, "copy-newest")))
         .isAfterOrEqualTo(finalWritten.truncatedTo(ChronoUnit.SECONDS));
 
@@ -136,6 +145,29 @@ class CopyBackupsTaskIT {
     return task.getStatus().getConditions().stream()
         .filter(c -> "Succeeded".equals(c.getType()) && "True".equals(c.getStatus()))
         .map(c -> c.getLastTransitionTime()).findFirst().orElse(null);
+  }
+
+  /** The Progressing condition: "status reason message", or null. */
+  static String progressing(KubernetesClient client, String name) {
+    EtcdCopyBackupsTask task = client.resources(EtcdCopyBackupsTask.class).withName(name).get();
+    if (task == null || task.getStatus() == null || task.getStatus().getConditions() == null) {
+      return null;
+    }
+    return task.getStatus().getConditions().stream()
+        .filter(c -> "Progressing".equals(c.getType()))
+        .map(c -> c.getStatus() + " " + c.getReason() + " " + c.getMessage())
+        .findFirst().orElse(null);
+  }
+
+  /** The bytes of the three snapshots the test's copy takes. */
+  static long copiedBytes(LocalSnapshotStore source) throws IOException {
+    long bytes = 0;
+    for (Snapshot s : source.list()) {
+      if (s.endRevision() >= 200) {
+        bytes += Files.size(source.directory().resolve(s.fileName()));
+      }
+    }
+    return bytes;
   }
 
   static void put(LocalSnapshotStore store, Snapshot snapshot) throws IOException {

@@ -68,6 +68,15 @@ class CopyBackupsJobBuilderTest {
     assertThat(container.getVolumeMounts()).extracting(m -> m.getMountPath())
         .containsExactlyInAnyOrder("/var/etcd-backup/source-local",
             "/var/etcd-backup/target-secret", "/tmp");
+    assertThat(container.getPorts()).as("where the copy serves how far it is")
+        .singleElement().satisfies(p -> {
+          assertThat(p.getName()).isEqualTo("progress");
+          assertThat(p.getContainerPort()).isEqualTo(8090);
+        });
+    assertThat(container.getEnv()).singleElement().satisfies(e -> {
+      assertThat(e.getName()).isEqualTo("POD_IP");
+      assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("status.podIP");
+    });
   }
 
   @Test

@@ -68,6 +68,27 @@ class EtcdStatusComputerTest {
   }
 
   @Test
+  void aRestoringMemberShowsHowFarInItsEntryAndInAllMembersReady() {
+    FakeCluster c = cluster(3, "new");
+    c.members.get(1).ready = false;
+    c.members.get(1).restoring = "restoring: 3 of 40 delta snapshots replayed";
+    EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L),
+        succeeded(), List.of(), null);
+    assertThat(condition(s, ConditionTypes.ALL_MEMBERS_READY).getMessage()).isEqualTo(
+        "Members not ready: etcd-1 (restoring: 3 of 40 delta snapshots replayed).");
+    assertThat(s.getMembers().get(1).getReason()).isEqualTo("Restoring");
+    assertThat(s.getMembers().get(0).getReason()).isEqualTo("MemberReady");
+
+    c.members.get(1).restoring = "restoring: 4 of 40 delta snapshots replayed";
+    EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), c.desired(), s, Optional.of(1L),
+        succeeded(), List.of(), null);
+    assertThat(StatusWriter.same(s, next)).as("further progress is a new status").isFalse();
+    c.members.get(1).restoring = null;
+    assertThat(EtcdStatusComputer.compute(c.snapshot(), c.desired(), next, Optional.of(1L),
+        succeeded(), List.of(), null).getMembers().get(1).getReason()).isEqualTo("PodNotReady");
+  }
+
+  @Test
   void readyNeedsAQuorumOfTheVotingMembers() {
     FakeCluster c = cluster(3, "new");
     c.members.get(0).ready = false;

@@ -37,6 +37,8 @@ public final class FakeCluster {
     public long raftIndex = 100;
     public boolean inMembership = true;
     public String clusterId = "c1";
+    /** What the agent says while the member restores; null when it does not. */
+    public String restoring;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -96,7 +98,8 @@ public final class FakeCluster {
         ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
             membership))
         : Optional.empty();
-    return new MemberObservation(i, names.member(i), pod, pvc, agent, Optional.empty());
+    return new MemberObservation(i, names.member(i), pod, pvc, agent, Optional.empty(),
+        Optional.ofNullable(m.restoring));
   }
 
   private String leaderId() {

@@ -1,0 +1,17 @@
+package cloud.gardener.druid.operator.observe;
+
+import java.util.Optional;
+
+/**
+ * One answer of a member's agent: its view of etcd once etcd runs, and while the member
+ * restores from the backup store how far that is (the agent's own words, e.g. "restoring: 3
+ * of 40 delta snapshots replayed"). Empty both when the agent does not answer.
+ */
+public record AgentReport(Optional<AgentView> view, Optional<String> restoring) {
+
+  public static final AgentReport NONE = new AgentReport(Optional.empty(), Optional.empty());
+
+  public static AgentReport of(Optional<AgentView> view) {
+    return new AgentReport(view, Optional.empty());
+  }
+}

@@ -64,7 +64,7 @@ final class OperatorCommand implements Callable<Integer> {
   Duration renewDeadline;
 
   @Option(names = LeaderElection.Timing.RETRY_PERIOD_FLAG, paramLabel = "DURATION",
-      defaultValue = "10s", converter = GoDurationConverter.class,
+      defaultValue = "8s", converter = GoDurationConverter.class,
       description = "How often the leader renews the lease (a GET and a PATCH) and a standby"
           + " tries to take it (default: ${DEFAULT-VALUE}; upstream's: 2s).")
   Duration retryPeriod;

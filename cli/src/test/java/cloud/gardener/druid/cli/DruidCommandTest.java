@@ -178,6 +178,6 @@ class DruidCommandTest {
     cli.setErr(new PrintWriter(err));
     assertThat(cli.execute("operator", "--leader-election-retry-period=30s")).isNotZero();
     assertThat(err.toString()).contains("--leader-election-renew-deadline (20 s) must be longer"
-        + " than --leader-election-retry-period (30 s)");
+        + " than 2.2 x --leader-election-retry-period (30 s)");
   }
 }

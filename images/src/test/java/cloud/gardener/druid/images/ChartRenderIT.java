@@ -46,7 +46,7 @@ class ChartRenderIT {
     assertThat(c.getImage()).endsWith("etcd-druid-jvm:0.1.0");
     assertThat(c.getArgs()).contains("operator", "--metrics-port=8081",
         "--leader-election-namespace=ns1", "--leader-election-lease-duration=30s",
-        "--leader-election-renew-deadline=20s", "--leader-election-retry-period=10s");
+        "--leader-election-renew-deadline=20s", "--leader-election-retry-period=8s");
     assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);

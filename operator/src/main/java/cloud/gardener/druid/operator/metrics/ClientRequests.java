@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.http.StandardHttpRequest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -14,7 +15,8 @@ import java.util.Locale;
 /**
  * Counts every request the operator's Kubernetes client sends, by Kubernetes verb and
  * resource as kube-apiserver's {@code apiserver_request_total} names them ({@code get},
- * {@code list}, {@code watch}, {@code create}, {@code update}, {@code patch}, {@code delete},
+ * {@code list}, {@code watch}, {@code create}, {@code update}, {@code patch}, {@code apply}
+ * (a server-side apply), {@code delete},
  * {@code deletecollection}; {@code resource} and {@code subresource} from the path; non-resource
  * requests such as discovery with an empty resource). A watch counts once when it is opened
  * (or re-opened), not per event. Exposed as {@value #COUNTER}: the operator's own API cost,
@@ -38,7 +40,9 @@ public final class ClientRequests implements Interceptor {
 
   @Override
   public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-    Request r = Request.of(request.method(), request.uri());
+    String contentType = request instanceof StandardHttpRequest standard
+        ? standard.getContentType() : request.header("Content-Type");
+    Request r = Request.of(request.method(), request.uri(), contentType);
     Counter.builder(NAME)
         .description("Requests of the operator's Kubernetes client (a watch counts when opened)")
         .tags("verb", r.verb(), "resource", r.resource(), "subresource", r.subresource())
@@ -48,7 +52,7 @@ public final class ClientRequests implements Interceptor {
   /** A request in the API server's terms. */
   record Request(String verb, String resource, String subresource) {
 
-    static Request of(String method, URI uri) {
+    static Request of(String method, URI uri, String contentType) {
       List<String> segments = segments(uri.getRawPath());
       int prefix = !segments.isEmpty() && segments.get(0).equals("api") ? 2
           : !segments.isEmpty() && segments.get(0).equals("apis") ? 3 : segments.size();
@@ -66,7 +70,8 @@ public final class ClientRequests implements Interceptor {
         case "GET" -> named ? "get" : watch(uri.getRawQuery()) ? "watch" : "list";
         case "POST" -> "create";
         case "PUT" -> "update";
-        case "PATCH" -> "patch";
+        case "PATCH" -> contentType != null && contentType.contains("apply-patch") ? "apply"
+            : "patch";
         case "DELETE" -> named ? "delete" : "deletecollection";
         default -> m.toLowerCase(Locale.ROOT);
       };

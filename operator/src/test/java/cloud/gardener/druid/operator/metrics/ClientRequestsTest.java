@@ -34,8 +34,17 @@ class ClientRequestsTest {
       "GET, /version, get, '', ''"})
   void namesARequestAsTheApiServerDoes(String method, String uri, String verb, String resource,
       String subresource) {
-    assertThat(ClientRequests.Request.of(method, URI.create("https://127.0.0.1:6443" + uri)))
+    assertThat(ClientRequests.Request.of(method, URI.create("https://127.0.0.1:6443" + uri),
+        "application/merge-patch+json"))
         .isEqualTo(new ClientRequests.Request(verb, resource, subresource));
+  }
+
+  @Test
+  void aServerSideApplyIsAnApplyAsTheApiServerCountsIt() {
+    assertThat(ClientRequests.Request.of("PATCH",
+        URI.create("https://127.0.0.1:6443/api/v1/namespaces/ns/services/s?fieldManager=d"),
+        "application/apply-patch+yaml"))
+        .isEqualTo(new ClientRequests.Request("apply", "services", ""));
   }
 
   @Test
@@ -46,11 +55,16 @@ class ClientRequestsTest {
       metrics.clientRequests().before(null, get, null);
       metrics.clientRequests().before(null, get, null);
       metrics.clientRequests().before(null, request("GET", "/api/v1/pods?watch=true"), null);
+      metrics.clientRequests().before(null, new StandardHttpRequest.Builder()
+          .uri("https://127.0.0.1:6443/api/v1/namespaces/ns/services/s?fieldManager=d")
+          .method("PATCH", "application/apply-patch+yaml", "{}").build(), null);
       assertThat(metrics.scrape())
           .contains(ClientRequests.COUNTER
               + "{resource=\"leases\",subresource=\"\",verb=\"get\"} 2.0")
           .contains(ClientRequests.COUNTER
-              + "{resource=\"pods\",subresource=\"\",verb=\"watch\"} 1.0");
+              + "{resource=\"pods\",subresource=\"\",verb=\"watch\"} 1.0")
+          .contains(ClientRequests.COUNTER
+              + "{resource=\"services\",subresource=\"\",verb=\"apply\"} 1.0");
     }
   }
 

@@ -33,6 +33,7 @@ import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,6 +45,10 @@ public final class EtcdOperator implements AutoCloseable {
   public record Options(Set<String> namespaces, boolean autoReconcile, boolean leaderElection,
       String leaderElectionNamespace, LeaderElection.Timing leaderElectionTiming,
       OperatorSettings settings) {
+
+    public Options {
+      Objects.requireNonNull(leaderElectionTiming, "leaderElectionTiming");
+    }
 
     /** With the default leader-election timing. */
     public Options(Set<String> namespaces, boolean autoReconcile, boolean leaderElection,

@@ -2,7 +2,9 @@ package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
+import cloud.gardener.druid.operator.LeaderElection;
 import cloud.gardener.druid.operator.metrics.MetricsServer;
+import cloud.gardener.druid.operator.metrics.OperatorMetrics;
 import cloud.gardener.druid.operator.model.CompactionSettings;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -48,6 +50,24 @@ final class OperatorCommand implements Callable<Integer> {
   @Option(names = "--leader-election-namespace", paramLabel = "NS",
       description = "Namespace of the leader election lease (default: the operator's own).")
   String leaderElectionNamespace;
+
+  @Option(names = LeaderElection.Timing.LEASE_DURATION_FLAG, paramLabel = "DURATION",
+      defaultValue = "30s", converter = GoDurationConverter.class,
+      description = "How long a lease not renewed keeps other replicas from taking over"
+          + " (default: ${DEFAULT-VALUE}; upstream's controller-runtime: 15s).")
+  Duration leaseDuration;
+
+  @Option(names = LeaderElection.Timing.RENEW_DEADLINE_FLAG, paramLabel = "DURATION",
+      defaultValue = "20s", converter = GoDurationConverter.class,
+      description = "The leader stops when it could not renew the lease for this long"
+          + " (default: ${DEFAULT-VALUE}; upstream's: 10s).")
+  Duration renewDeadline;
+
+  @Option(names = LeaderElection.Timing.RETRY_PERIOD_FLAG, paramLabel = "DURATION",
+      defaultValue = "8s", converter = GoDurationConverter.class,
+      description = "How often the leader renews the lease (a GET and a PATCH) and a standby"
+          + " tries to take it (default: ${DEFAULT-VALUE}; upstream's: 2s).")
+  Duration retryPeriod;
 
   @Option(names = "--image", paramLabel = "IMAGE",
       description = "Image of member pods when the Etcd names none (runs 'druid agent');"
@@ -103,7 +123,15 @@ final class OperatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException, IOException {
-    KubernetesClient client = KubeClients.create(kubeconfig);
+    LeaderElection.Timing timing;
+    try {
+      timing = new LeaderElection.Timing(leaseDuration, renewDeadline, retryPeriod);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    OperatorMetrics operatorMetrics = new OperatorMetrics();
+    KubernetesClient client = KubeClients.create(kubeconfig,
+        operatorMetrics.clientRequests()::addTo);
     if (installCrds) {
       CrdInstaller.install(client, "etcd-druid");
     }
@@ -112,7 +140,8 @@ final class OperatorCommand implements Callable<Integer> {
         new CompactionSettings(enableCompaction, eventsThreshold, fullSnapshotThreshold,
             activeDeadline));
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
-        Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, settings));
+        Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, timing,
+        settings), operatorMetrics);
     MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(
         new InetSocketAddress(metricsAddress, metricsPort), operator.metrics()::scrape, operator::ready);
     CountDownLatch stopped = new CountDownLatch(1);

@@ -164,4 +164,20 @@ class DruidCommandTest {
             + version)
         .doesNotEndWith(":latest");
   }
+
+  @Test
+  void theOperatorsLeaderElectionFlagsDefaultToTheCheapTimingAndRefuseAnUnsafeOne() {
+    OperatorCommand command = new OperatorCommand();
+    new CommandLine(command).parseArgs();
+    assertThat(new cloud.gardener.druid.operator.LeaderElection.Timing(command.leaseDuration,
+        command.renewDeadline, command.retryPeriod))
+        .isEqualTo(cloud.gardener.druid.operator.LeaderElection.Timing.DEFAULT);
+
+    StringWriter err = new StringWriter();
+    CommandLine cli = Druid.commandLine();
+    cli.setErr(new PrintWriter(err));
+    assertThat(cli.execute("operator", "--leader-election-retry-period=30s")).isNotZero();
+    assertThat(err.toString()).contains("--leader-election-renew-deadline (20 s) must be longer"
+        + " than 2.2 x --leader-election-retry-period (30 s)");
+  }
 }

@@ -45,7 +45,8 @@ class ChartRenderIT {
     var c = pod.getContainers().get(0);
     assertThat(c.getImage()).endsWith("etcd-druid-jvm:0.1.0");
     assertThat(c.getArgs()).contains("operator", "--metrics-port=8081",
-        "--leader-election-namespace=ns1");
+        "--leader-election-namespace=ns1", "--leader-election-lease-duration=30s",
+        "--leader-election-renew-deadline=20s", "--leader-election-retry-period=8s");
     assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(65532L);

@@ -33,6 +33,7 @@ import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,16 +43,27 @@ public final class EtcdOperator implements AutoCloseable {
 
   /** Options of the operator process. */
   public record Options(Set<String> namespaces, boolean autoReconcile, boolean leaderElection,
-      String leaderElectionNamespace, OperatorSettings settings) {
+      String leaderElectionNamespace, LeaderElection.Timing leaderElectionTiming,
+      OperatorSettings settings) {
+
+    public Options {
+      Objects.requireNonNull(leaderElectionTiming, "leaderElectionTiming");
+    }
+
+    /** With the default leader-election timing. */
+    public Options(Set<String> namespaces, boolean autoReconcile, boolean leaderElection,
+        String leaderElectionNamespace, OperatorSettings settings) {
+      this(namespaces, autoReconcile, leaderElection, leaderElectionNamespace,
+          LeaderElection.Timing.DEFAULT, settings);
+    }
   }
 
   private final Operator operator;
   private final KubernetesClient client;
   private final Options options;
-  private final LeaderElection leaderElection = new LeaderElection(LeaderElection.newIdentity(),
-      () -> new Thread(() -> System.exit(1), "leader-lost-exit").start());
+  private final LeaderElection leaderElection;
   private final EtcdOpsTaskReconciler tasks;
-  private final OperatorMetrics metrics = new OperatorMetrics();
+  private final OperatorMetrics metrics;
   private final RolloutExecutor rolloutExecutor;
   /** The agent status calls of every Etcd: one small pool, so they never pile up threads. */
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
@@ -61,22 +73,35 @@ public final class EtcdOperator implements AutoCloseable {
   });
 
   public EtcdOperator(KubernetesClient client, Options options) {
-    this(client, options, new OwnedCaches());
+    this(client, options, new OperatorMetrics());
   }
 
-  private EtcdOperator(KubernetesClient client, Options options, OwnedCaches caches) {
+  /**
+   * With {@code metrics} made beforehand, so that {@code client} can carry its
+   * {@link OperatorMetrics#clientRequests()} counter.
+   */
+  public EtcdOperator(KubernetesClient client, Options options, OperatorMetrics metrics) {
+    this(client, options, metrics, new OwnedCaches());
+  }
+
+  private EtcdOperator(KubernetesClient client, Options options, OperatorMetrics metrics,
+      OwnedCaches caches) {
     this(client, options, HttpAgentClient.withTlsFrom(
-        new AgentTlsContexts(client, Clock.systemUTC(), caches)), caches);
+        new AgentTlsContexts(client, Clock.systemUTC(), caches)), metrics, caches);
   }
 
   public EtcdOperator(KubernetesClient client, Options options, AgentClient agents) {
-    this(client, options, agents, new OwnedCaches());
+    this(client, options, agents, new OperatorMetrics(), new OwnedCaches());
   }
 
   private EtcdOperator(KubernetesClient client, Options options, AgentClient agents,
-      OwnedCaches caches) {
+      OperatorMetrics metrics, OwnedCaches caches) {
     this.client = client;
     this.options = options;
+    this.metrics = metrics;
+    this.leaderElection = new LeaderElection(LeaderElection.newIdentity(),
+        options.leaderElectionTiming(),
+        () -> new Thread(() -> System.exit(1), "leader-lost-exit").start());
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withCloseClientOnStop(false).withMetrics(metrics.josdk());
       if (options.leaderElection()) {

@@ -1,13 +1,16 @@
 package cloud.gardener.druid.cli.bench;
 
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * API requests per second between two scrapes of kube-apiserver's {@code /metrics}, from the
- * counter {@code apiserver_request_total}. WATCH requests are counted apart (each is a watch
- * opened, not its events), and so are non-resource requests such as the scrapes themselves.
+ * API requests per second between two scrapes of a request counter labelled {@code verb},
+ * {@code resource} and {@code subresource}: kube-apiserver's {@code apiserver_request_total}
+ * (every client) or the operator's own {@code etcddruid_client_requests_total}. WATCH
+ * requests are counted apart (each is a watch opened, not its events), and so are
+ * non-resource requests such as the scrapes themselves.
  *
  * @param perSecond  requests to resources other than WATCH, per second
  * @param watchesOpenedPerSecond WATCH requests started per second
@@ -18,13 +21,21 @@ record RequestRates(double perSecond, double watchesOpenedPerSecond,
     Map<String, Double> byVerbAndResource) {
 
   static final String COUNTER = "apiserver_request_total";
+  /** {@code ClientRequests.COUNTER} of the operator's metrics. */
+  static final String OPERATOR_COUNTER = "etcddruid_client_requests_total";
 
+  /** Of every client, from kube-apiserver's counter. */
   static RequestRates between(PrometheusScrape from, PrometheusScrape to, double seconds) {
+    return between(from, to, seconds, COUNTER);
+  }
+
+  static RequestRates between(PrometheusScrape from, PrometheusScrape to, double seconds,
+      String counter) {
     if (seconds <= 0) {
       throw new IllegalArgumentException("window must be positive, was " + seconds + " s");
     }
-    Map<String, Double> before = counts(from);
-    Map<String, Double> after = counts(to);
+    Map<String, Double> before = counts(from, counter);
+    Map<String, Double> after = counts(to, counter);
     Map<String, Double> byKey = new TreeMap<>();
     double total = 0;
     double watches = 0;
@@ -45,13 +56,30 @@ record RequestRates(double perSecond, double watchesOpenedPerSecond,
     return new RequestRates(total / seconds, watches / seconds, byKey);
   }
 
+  /**
+   * What the other clients asked: this window's rates minus {@code part}'s (the operator's,
+   * counted by itself), per kind and in total; a kind that {@code part} alone made is left
+   * out. Both must cover the same window.
+   */
+  RequestRates minus(RequestRates part) {
+    Map<String, Double> byKey = new TreeMap<>();
+    byVerbAndResource.forEach((key, rate) -> {
+      double rest = rate - part.byVerbAndResource().getOrDefault(key, 0.0);
+      if (rest > 1e-9) {
+        byKey.put(key, rest);
+      }
+    });
+    return new RequestRates(Math.max(0, perSecond - part.perSecond()),
+        Math.max(0, watchesOpenedPerSecond - part.watchesOpenedPerSecond()), byKey);
+  }
+
   /** Summed over codes, scopes and versions, keyed {@code VERB resource[/subresource]}. */
-  private static Map<String, Double> counts(PrometheusScrape scrape) {
+  private static Map<String, Double> counts(PrometheusScrape scrape, String counter) {
     Map<String, Double> counts = new TreeMap<>();
-    for (PrometheusScrape.Sample s : scrape.samples(COUNTER)) {
+    for (PrometheusScrape.Sample s : scrape.samples(counter)) {
       String resource = s.labels().getOrDefault("resource", "");
       String sub = s.labels().getOrDefault("subresource", "");
-      String key = s.labels().getOrDefault("verb", "?") + " " + resource
+      String key = s.labels().getOrDefault("verb", "?").toUpperCase(Locale.ROOT) + " " + resource
           + (sub.isEmpty() || resource.isEmpty() ? "" : "/" + sub);
       counts.merge(key, s.value(), Double::sum);
     }

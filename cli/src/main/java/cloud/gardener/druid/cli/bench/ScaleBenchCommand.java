@@ -55,8 +55,9 @@ final class ScaleBenchCommand implements Callable<Integer> {
   int specChanges;
 
   @Option(names = "--background", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Measure the window again with the operator stopped, to tell its share"
-          + " of the API requests from the other clients' (default: ${DEFAULT-VALUE}).")
+      description = "Measure the window again with the operator stopped: the other clients'"
+          + " API requests without it (default: ${DEFAULT-VALUE}; the operator's own are"
+          + " counted by its metrics).")
   boolean background;
 
   @Option(names = "--leader-election", negatable = true, defaultValue = "true",

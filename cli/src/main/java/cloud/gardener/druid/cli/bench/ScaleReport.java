@@ -42,11 +42,25 @@ record ScaleReport(FleetPlan plan, List<String> operatorJvm, double createSecond
     return specChangeMillis.isEmpty() ? null : Percentiles.of(specChangeMillis, 99);
   }
 
-  /** Requests/s the operator causes: with it minus without it; null if not measured. */
+  /**
+   * Requests/s the operator made in the steady window, WATCH excluded, counted by its own
+   * client ({@code etcddruid_client_requests_total}), not by the difference of two windows
+   * (that counted other components' work, e.g. kube-controller-manager's Events, as its).
+   */
   @JsonProperty
   Double operatorRequestsPerSecond() {
-    return withoutOperator == null ? null
-        : steady.requests().perSecond() - withoutOperator.requests().perSecond();
+    return steady.operatorRequests() == null ? null : steady.operatorRequests().perSecond();
+  }
+
+  /** The other clients' requests in the same window: every client's minus the operator's. */
+  RequestRates others() {
+    return steady.operatorRequests() == null ? steady.requests()
+        : steady.requests().minus(steady.operatorRequests());
+  }
+
+  @JsonProperty
+  double otherRequestsPerSecond() {
+    return others().perSecond();
   }
 
   void printTable(PrintWriter out) {
@@ -69,13 +83,20 @@ record ScaleReport(FleetPlan plan, List<String> operatorJvm, double createSecond
     out.printf("steady state over %.0f s:%n", steady.seconds());
     row(out, "  API requests/s, all clients (WATCH excluded)", "%.2f",
         steady.requests().perSecond());
+    row(out, "  API requests/s of the operator (its client's counter)", "%.2f",
+        operatorRequestsPerSecond());
+    row(out, "  API requests/s of the other clients (all - operator)", "%.2f",
+        otherRequestsPerSecond());
     if (withoutOperator != null) {
-      row(out, "  API requests/s with the operator stopped", "%.2f",
+      row(out, "  API requests/s, all clients, operator stopped", "%.2f",
           withoutOperator.requests().perSecond());
-      row(out, "  API requests/s of the operator (difference)", "%.2f",
-          operatorRequestsPerSecond());
     }
-    row(out, "  WATCH requests opened/s", "%.2f", steady.requests().watchesOpenedPerSecond());
+    row(out, "  WATCH requests opened/s, all clients", "%.2f",
+        steady.requests().watchesOpenedPerSecond());
+    if (steady.operatorRequests() != null) {
+      row(out, "  WATCH requests opened/s by the operator", "%.2f",
+          steady.operatorRequests().watchesOpenedPerSecond());
+    }
     row(out, "  operator CPU (% of a core)", "%.1f", steady.operatorCpuPercent());
     row(out, "  kube-apiserver CPU (% of a core)", "%.1f", steady.apiServerCpuPercent());
     if (withoutOperator != null) {
@@ -85,10 +106,21 @@ record ScaleReport(FleetPlan plan, List<String> operatorJvm, double createSecond
     row(out, "  operator RSS", "%.0f MiB", steady.operatorRssMib());
     row(out, "  operator heap used / max", "%s", String.format("%.0f / %.0f MiB",
         steady.operatorHeapUsedMib(), steady.operatorHeapMaxMib()));
-    out.println("  busiest requests/s (verb resource):");
-    topRequests(steady.requests().byVerbAndResource()).forEach(e ->
-        out.printf("    %-52s %8.2f%n", e.getKey(), e.getValue()));
+    if (steady.operatorRequests() != null) {
+      out.println("  the operator's requests/s (verb resource):");
+      top(out, steady.operatorRequests());
+    }
+    out.println("  the other clients' busiest requests/s (verb resource):");
+    top(out, others());
     out.flush();
+  }
+
+  private static void top(PrintWriter out, RequestRates rates) {
+    List<Map.Entry<String, Double>> top = topRequests(rates.byVerbAndResource());
+    if (top.isEmpty()) {
+      out.println("    none");
+    }
+    top.forEach(e -> out.printf("    %-52s %8.2f%n", e.getKey(), e.getValue()));
   }
 
   static List<Map.Entry<String, Double>> topRequests(Map<String, Double> byKey) {

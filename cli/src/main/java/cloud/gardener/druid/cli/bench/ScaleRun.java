@@ -82,9 +82,10 @@ final class ScaleRun implements AutoCloseable {
         + settings.window().toSeconds() + " s");
     Thread.sleep(settings.settle().toMillis());
     WindowFigures steady = window(apiServerPid);
-    say(String.format("quiet window: %.2f API requests/s (WATCH excluded), operator CPU %.1f%%,"
-        + " RSS %.0f MiB, heap used %.0f MiB; kube-apiserver CPU %.1f%%",
-        steady.requests().perSecond(), steady.operatorCpuPercent(), steady.operatorRssMib(),
+    say(String.format("quiet window: %.2f API requests/s (WATCH excluded), %.2f of them the"
+        + " operator's; operator CPU %.1f%%, RSS %.0f MiB, heap used %.0f MiB; kube-apiserver"
+        + " CPU %.1f%%", steady.requests().perSecond(), steady.operatorRequests().perSecond(),
+        steady.operatorCpuPercent(), steady.operatorRssMib(),
         steady.operatorHeapUsedMib(), steady.apiServerCpuPercent()));
 
     List<Long> latencies = specChangeLatencies(plan);

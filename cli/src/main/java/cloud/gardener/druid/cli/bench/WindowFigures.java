@@ -3,12 +3,15 @@ package cloud.gardener.druid.cli.bench;
 /**
  * What a quiet window measured.
  *
+ * @param requests            every client's, from kube-apiserver's counter
+ * @param operatorRequests    the operator's own, from its client counter; null without operator
  * @param operatorCpuPercent  of one core; null when no operator ran in the window
  * @param operatorRssMib      at the window's end; null without operator
  * @param operatorHeapUsedMib heap in use at the end, garbage included; null without operator
  * @param operatorHeapMaxMib  the heap's limit; null without operator
  */
-record WindowFigures(double seconds, RequestRates requests, double apiServerCpuPercent,
+record WindowFigures(double seconds, RequestRates requests, RequestRates operatorRequests,
+    double apiServerCpuPercent,
     Double operatorCpuPercent, Double operatorRssMib, Double operatorHeapUsedMib,
     Double operatorHeapMaxMib) {
 
@@ -20,11 +23,13 @@ record WindowFigures(double seconds, RequestRates requests, double apiServerCpuP
         seconds);
     double apiCpu = ProcSample.cpuPercentOfCore(from.apiServer(), to.apiServer());
     if (from.operator().isEmpty() || to.operator().isEmpty()
-        || to.operatorMetrics().isEmpty()) {
-      return new WindowFigures(seconds, rates, apiCpu, null, null, null, null);
+        || from.operatorMetrics().isEmpty() || to.operatorMetrics().isEmpty()) {
+      return new WindowFigures(seconds, rates, null, apiCpu, null, null, null, null);
     }
     var metrics = to.operatorMetrics().get();
-    return new WindowFigures(seconds, rates, apiCpu,
+    RequestRates own = RequestRates.between(from.operatorMetrics().orElseThrow(), metrics,
+        seconds, RequestRates.OPERATOR_COUNTER);
+    return new WindowFigures(seconds, rates, own, apiCpu,
         ProcSample.cpuPercentOfCore(from.operator().get(), to.operator().get()),
         to.operator().get().rssKib() / 1024.0,
         Snapshot.heapUsedBytes(metrics) / MIB, Snapshot.heapMaxBytes(metrics) / MIB);

@@ -155,14 +155,46 @@ class ScaleFiguresTest {
   }
 
   @Test
+  void theOperatorsRequestsAreItsOwnCounterAndTheRestIsTheOtherClients() {
+    PrometheusScrape before = PrometheusScrape.parse("""
+        # TYPE etcddruid_client_requests_total counter
+        etcddruid_client_requests_total{resource="leases",subresource="",verb="get"} 10
+        etcddruid_client_requests_total{resource="leases",subresource="",verb="patch"} 10
+        etcddruid_client_requests_total{resource="pods",subresource="",verb="watch"} 7
+        """);
+    PrometheusScrape after = PrometheusScrape.parse("""
+        # TYPE etcddruid_client_requests_total counter
+        etcddruid_client_requests_total{resource="leases",subresource="",verb="get"} 16
+        etcddruid_client_requests_total{resource="leases",subresource="",verb="patch"} 16
+        etcddruid_client_requests_total{resource="pods",subresource="",verb="watch"} 8
+        etcddruid_client_requests_total{resource="",subresource="",verb="get"} 3
+        """);
+    RequestRates own = RequestRates.between(before, after, 60, RequestRates.OPERATOR_COUNTER);
+    assertThat(own.perSecond()).isCloseTo(0.2, within(1e-9));
+    assertThat(own.watchesOpenedPerSecond()).isCloseTo(1 / 60.0, within(1e-9));
+    assertThat(own.byVerbAndResource()).containsOnly(Map.entry("GET leases", 0.1),
+        Map.entry("PATCH leases", 0.1));
+
+    RequestRates all = new RequestRates(1.5, 0.05, Map.of("GET leases", 0.6,
+        "PATCH leases", 0.5, "POST events", 0.4));
+    RequestRates others = all.minus(own);
+    assertThat(others.perSecond()).isCloseTo(1.3, within(1e-9));
+    assertThat(others.byVerbAndResource()).containsOnlyKeys("GET leases", "PATCH leases",
+        "POST events");
+    assertThat(others.byVerbAndResource().get("GET leases")).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
   void theTableNamesEveryFigureAndTheOperatorsShare() {
     RequestRates with = new RequestRates(12.5, 0.1, Map.of("GET etcds", 10.0,
-        "APPLY services", 2.5));
+        "APPLY services", 2.5, "POST events", 1.0));
+    RequestRates operator = new RequestRates(10.5, 0.05, Map.of("GET etcds", 10.0,
+        "APPLY services", 0.5));
     RequestRates without = new RequestRates(2.0, 0.0, Map.of());
     ScaleReport report = new ScaleReport(new FleetPlan(100, 2, 1), List.of("-Xmx64m"), 1.5,
         new Phase(20.25, 40.0), 3.0, 97, new Phase(31.0, 35.0),
-        new WindowFigures(60, with, 40.0, 29.0, 300.0, 120.0, 358.0),
-        new WindowFigures(60, without, 10.0, null, null, null, null), List.of(300L, 500L));
+        new WindowFigures(60, with, operator, 40.0, 29.0, 300.0, 120.0, 358.0),
+        new WindowFigures(60, without, null, 10.0, null, null, null, null), List.of(300L, 500L));
     StringWriter text = new StringWriter();
     report.printTable(new PrintWriter(text));
 
@@ -173,10 +205,13 @@ class ScaleFiguresTest {
         .containsPattern("hibernated ones reconciled \\(97 changed while down\\) +31\\.0 s")
         .containsPattern("restart: all reconciled +35\\.0 s")
         .containsPattern("p50 / p99 \\(2 changes\\) +300 / 500 ms")
-        .containsPattern("API requests/s of the operator \\(difference\\) +10\\.50")
+        .containsPattern("API requests/s of the operator \\(its client's counter\\) +10\\.50")
+        .containsPattern("API requests/s of the other clients \\(all - operator\\) +2\\.00")
+        .containsPattern("WATCH requests opened/s by the operator +0\\.05")
         .containsPattern("operator RSS +300 MiB")
-        .containsPattern("GET etcds +10\\.00");
+        .containsPattern("(?s)the operator's requests/s.*GET etcds +10\\.00.*other clients'"
+            + " busiest requests/s.*APPLY services +2\\.00\\n +POST events +1\\.00");
     assertThat(report.json()).contains("\"operatorRequestsPerSecond\" : 10.5",
-        "\"specChangeP99\" : 500", "\"hibernated\" : 97");
+        "\"otherRequestsPerSecond\" : 2.0", "\"specChangeP99\" : 500", "\"hibernated\" : 97");
   }
 }

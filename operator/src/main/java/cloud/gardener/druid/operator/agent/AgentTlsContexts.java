@@ -23,8 +23,9 @@ import javax.net.ssl.SSLContext;
  * that Secret (both CAs during a rotation). Each Etcd has its own CA. Contexts are cached per
  * secret version (uid and resourceVersion), so a rotated secret is picked up; which secrets
  * an Etcd refers to is re-read at most every {@link #REFRESH}. The Etcd and its issued Secret
- * are read from the operator's caches once they run; only a user's CA Secret (not the
- * operator's, so not cached) is read from the API server.
+ * are read from the operator's caches once they run; a user's CA Secret (not the operator's,
+ * so not in its caches) is read from the API server and kept by {@link UserCaSecrets} until
+ * the Etcd's spec changes, a handshake fails ({@link #forget}) or a long TTL passes.
  */
 public final class AgentTlsContexts {
 
@@ -38,6 +39,7 @@ public final class AgentTlsContexts {
   private final OwnedCaches caches;
   private final Map<String, Resolved> byEtcd = new ConcurrentHashMap<>();
   private final Map<String, SSLContext> bySecretVersions = new ConcurrentHashMap<>();
+  private final UserCaSecrets userCas;
 
   public AgentTlsContexts(KubernetesClient client, Clock clock) {
     this(client, clock, new OwnedCaches());
@@ -47,6 +49,7 @@ public final class AgentTlsContexts {
     this.client = client;
     this.clock = clock;
     this.caches = caches;
+    this.userCas = new UserCaSecrets(this::secret, clock, Math::random);
   }
 
   /** The context for the endpoint's Etcd; empty when the Etcd is gone. */
@@ -67,6 +70,15 @@ public final class AgentTlsContexts {
     return context;
   }
 
+  /**
+   * A TLS handshake with one of the Etcd's agents failed: its CA may have been rotated, so
+   * the next call reads the Etcd's secrets again.
+   */
+  public void forget(AgentEndpoint endpoint) {
+    byEtcd.remove(endpoint.namespace() + "/" + endpoint.etcd());
+    userCas.forget(endpoint.namespace(), endpoint.etcd());
+  }
+
   private Optional<SSLContext> resolve(String namespace, String name) {
     Etcd etcd = caches.ready() ? caches.etcd(namespace, name).orElse(null)
         : client.resources(Etcd.class).inNamespace(namespace).withName(name).get();
@@ -79,7 +91,7 @@ public final class AgentTlsContexts {
     Secret issued = caches.ready() ? caches.get(Secret.class, namespace, issuedName)
         .orElseGet(() -> secret(namespace, issuedName)) : secret(namespace, issuedName);
     Optional<Secret> userCa = Optional.ofNullable(tls)
-        .map(t -> secret(namespace, t.getTlsCASecretRef().getName()));
+        .map(t -> userCas.of(etcd, t.getTlsCASecretRef().getName()));
     String caKey = Optional.ofNullable(tls).map(t -> t.getTlsCASecretRef().getDataKey())
         .filter(k -> !k.isEmpty()).orElse("ca.crt");
     String peerDomain = name + "-peer." + namespace + ".svc";

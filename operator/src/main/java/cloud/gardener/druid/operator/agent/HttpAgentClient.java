@@ -14,10 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,7 @@ public final class HttpAgentClient implements AgentClient {
   private final HttpClient plainHttp;
   private final Function<AgentEndpoint, Optional<SSLContext>> tls;
   private final Map<SSLContext, HttpClient> tlsClients;
+  private final Consumer<AgentEndpoint> handshakeFailed;
   private final Duration statusTimeout;
   private final Duration actionTimeout;
 
@@ -41,8 +44,15 @@ public final class HttpAgentClient implements AgentClient {
   /** The TLS context of each agent from {@code tls}, e.g. its Etcd's secrets. */
   public HttpAgentClient(Function<AgentEndpoint, Optional<SSLContext>> tls,
       Duration statusTimeout, Duration actionTimeout) {
+    this(tls, endpoint -> { }, statusTimeout, actionTimeout);
+  }
+
+  /** ... and {@code handshakeFailed} told of each endpoint whose TLS handshake failed. */
+  private HttpAgentClient(Function<AgentEndpoint, Optional<SSLContext>> tls,
+      Consumer<AgentEndpoint> handshakeFailed, Duration statusTimeout, Duration actionTimeout) {
     this.plainHttp = HttpClient.newBuilder().connectTimeout(statusTimeout).build();
     this.tls = tls;
+    this.handshakeFailed = handshakeFailed;
     this.tlsClients = new ConcurrentHashMap<>();
     this.statusTimeout = statusTimeout;
     this.actionTimeout = actionTimeout;
@@ -53,6 +63,7 @@ public final class HttpAgentClient implements AgentClient {
     this.plainHttp = base.plainHttp;
     this.tls = base.tls;
     this.tlsClients = base.tlsClients;
+    this.handshakeFailed = base.handshakeFailed;
     this.statusTimeout = base.statusTimeout;
     this.actionTimeout = actionTimeout;
   }
@@ -64,8 +75,18 @@ public final class HttpAgentClient implements AgentClient {
 
   /** Agents are called with their Etcd's TLS material: its CA and the operator's identity. */
   public static HttpAgentClient withTlsFrom(AgentTlsContexts contexts) {
-    return new HttpAgentClient(contexts::contextFor, Duration.ofSeconds(2),
+    return new HttpAgentClient(contexts::contextFor, contexts::forget, Duration.ofSeconds(2),
         Duration.ofSeconds(60));
+  }
+
+  /** A failed handshake may mean rotated TLS material: it is read again next time. */
+  private void failed(AgentEndpoint endpoint, Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SSLHandshakeException) {
+        handshakeFailed.accept(endpoint);
+        return;
+      }
+    }
   }
 
   /** The client for the endpoint: plain HTTP, or HTTPS with the endpoint's TLS context. */
@@ -100,6 +121,7 @@ public final class HttpAgentClient implements AgentClient {
       }
       return parseReport(JSON.readTree(r.body()));
     } catch (IOException | AgentException e) {
+      failed(endpoint, e);
       LOG.debug("agent {} status: {}", endpoint.member(), e.toString());
       return AgentReport.NONE;
     } catch (InterruptedException e) {
@@ -186,6 +208,7 @@ public final class HttpAgentClient implements AgentClient {
       }
       return parseProgress(JSON.readTree(r.body()));
     } catch (IOException | AgentException e) {
+      failed(endpoint, e);
       LOG.debug("agent {} snapshot progress: {}", endpoint.member(), e.toString());
       return Optional.empty();
     } catch (InterruptedException e) {
@@ -242,6 +265,7 @@ public final class HttpAgentClient implements AgentClient {
         return parse(r.body());
       }
     } catch (IOException e) {
+      failed(endpoint, e);
       throw new AgentException("agent of " + endpoint.member() + " did not answer " + pathAndQuery
           + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {

@@ -32,7 +32,8 @@ import java.util.Map;
  * under Go's names ({@code process_*}) and Micrometer's JVM figures, in one Prometheus
  * registry that {@link MetricsServer} serves. Upstream etcd-druid's own metrics are its
  * compaction metrics ({@code etcddruid_compaction_*}); the compaction controller registers
- * them on {@link #registry()} under upstream's names.
+ * them on {@link #registry()} under upstream's names. The operator's own API requests are
+ * counted by {@link ClientRequests} when its client carries {@link #clientRequests()}.
  */
 public final class OperatorMetrics implements AutoCloseable {
 
@@ -40,6 +41,7 @@ public final class OperatorMetrics implements AutoCloseable {
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final EtcdGauges etcds;
   private final Metrics josdk;
+  private final ClientRequests clientRequests;
 
   public OperatorMetrics() {
     PrometheusRegistry prometheus = new PrometheusRegistry();
@@ -55,6 +57,12 @@ public final class OperatorMetrics implements AutoCloseable {
     this.etcds = new EtcdGauges(registry);
     this.josdk = new WithEtcdGauges(MicrometerMetrics.withoutPerResourceMetrics(registry),
         etcds);
+    this.clientRequests = new ClientRequests(registry);
+  }
+
+  /** Counts the requests of the client it is added to: give it the operator's client. */
+  public ClientRequests clientRequests() {
+    return clientRequests;
   }
 
   /** What JOSDK reports reconciles to ({@code ConfigurationServiceOverrider.withMetrics}). */

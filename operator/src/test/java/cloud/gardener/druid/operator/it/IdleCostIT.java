@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
+import cloud.gardener.druid.operator.metrics.OperatorMetrics;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
@@ -16,14 +17,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * With nothing changing, reconciled Etcds cost the API server nothing: the operator (its
- * client counted by {@link RequestCounter}) makes no request but its informers' watches over a
+ * client counted by its own metrics, {@link OperatorRequests}) makes no request but its informers' watches over a
  * window longer than the resync interval of the former timer (30 s). A spec change afterwards
  * is still acted on (events, not a timer, drive the reconciles).
  */
@@ -48,14 +51,15 @@ class IdleCostIT {
   @Test
   void reconciledHibernatedEtcdsMakeNoRequests(LocalCluster cluster, TestNamespace ns)
       throws Exception {
-    RequestCounter counter = new RequestCounter();
+    OperatorMetrics metrics = new OperatorMetrics();
+    OperatorRequests counter = new OperatorRequests(metrics);
     KubernetesClient operatorClient = counter.client(cluster.kubeconfig());
     KubernetesClient client = cluster.newClient(null);
     CrdInstaller.install(client, "etcd-druid-tests");
     Path stores = Files.createDirectories(cluster.workDir().resolve("stores").resolve(ns.name()));
     EtcdOperator operator = new EtcdOperator(operatorClient, new EtcdOperator.Options(
         Set.of(ns.name()), true, false, null, new OperatorSettings(
-            OperatorSettings.DEFAULT_IMAGE, stores.toString())));
+            OperatorSettings.DEFAULT_IMAGE, stores.toString())), metrics);
     try (client; operatorClient; operator) {
       operator.start();
       for (int i = 0; i < ETCDS; i++) {
@@ -69,18 +73,20 @@ class IdleCostIT {
         await().atMost(ROLLOUT).ignoreExceptions().until(() -> reconciled(
             client.resources(Etcd.class).inNamespace(ns.name()).withName(name).get()));
       }
-      await().atMost(Duration.ofSeconds(60)).until(() -> counter.quietSeconds() > 5);
-      int before = counter.count();
+      AtomicReference<Map<String, Long>> last = new AtomicReference<>(counter.counts());
+      await().atMost(Duration.ofSeconds(60)).during(Duration.ofSeconds(5))
+          .until(() -> last.getAndSet(counter.counts()).equals(last.get()));
+      Map<String, Long> before = counter.counts();
       long start = System.nanoTime();
       await().during(WINDOW).atMost(WINDOW.plusSeconds(15))
-          .until(() -> counter.count() == before);
+          .until(() -> counter.counts().equals(before));
       double seconds = (System.nanoTime() - start) / 1e9;
       LOG.info("idle: {} requests in {} s from the operator with {} reconciled Etcds; {}",
-          counter.count() - before, String.format("%.0f", seconds), ETCDS,
+          OperatorRequests.total(counter.since(before)), String.format("%.0f", seconds), ETCDS,
           counter.since(before));
       assertThat(counter.since(before)).as("requests of the operator while idle").isEmpty();
 
-      int idleEnd = counter.count();
+      Map<String, Long> idleEnd = counter.counts();
       Etcd changed = client.resources(Etcd.class).inNamespace(ns.name()).withName("idle-0")
           .edit(e -> {
             e.getSpec().getEtcd().setQuota(new Quantity("3Gi"));
@@ -92,8 +98,8 @@ class IdleCostIT {
         return Long.valueOf(generation).equals(e.getStatus().getObservedGeneration())
             && reconciled(e);
       });
-      LOG.info("the spec change cost {} requests: {}", counter.count() - idleEnd,
-          counter.since(idleEnd));
+      LOG.info("the spec change cost {} requests: {}",
+          OperatorRequests.total(counter.since(idleEnd)), counter.since(idleEnd));
     }
   }
 }

@@ -30,9 +30,11 @@ import org.junit.jupiter.api.Test;
 @WithOperator(replicas = 2, leaderElection = true)
 class LeaderElectionIT {
 
-  /** Until a lease that nobody released expires, and the candidate's next retry. */
-  private static final Duration FIRST_ELECTION = LeaderElection.LEASE_DURATION
-      .plus(LeaderElection.RETRY_PERIOD.multipliedBy(2));
+  /** The operator's default timing, as the chart deploys it. */
+  private static final LeaderElection.Timing TIMING = LeaderElection.Timing.DEFAULT;
+  /** Until a lease that nobody released expires, and the candidate's next retry (≤2.2×). */
+  private static final Duration FIRST_ELECTION = TIMING.leaseDuration()
+      .plus(TIMING.retryPeriod().multipliedBy(3));
 
   @Test
   void onlyTheLeaderActsAndTheOtherReplicaFinishesItsRolloutAfterItStops(TestNamespace ns,
@@ -66,8 +68,9 @@ class LeaderElectionIT {
           .as("the standby did nothing while the other replica led")
           .containsOnly(leader.identity());
 
-      // a stopped leader releases the lease: the standby takes it at its next retry
-      await().atMost(LeaderElection.LEASE_DURATION).pollInterval(Duration.ofMillis(200))
+      // a stopped leader releases the lease: the standby takes it at its next retry, before
+      // the lease would have expired
+      await().atMost(TIMING.leaseDuration()).pollInterval(Duration.ofMillis(200))
           .ignoreExceptions().until(() -> standby.identity().equals(holder(client, ns)));
       Duration takeover = Duration.ofNanos(System.nanoTime() - stoppedAt);
       System.out.println("leader stopped -> lease taken over by the standby: " + takeover.toMillis() + " ms");

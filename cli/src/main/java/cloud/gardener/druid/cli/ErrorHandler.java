@@ -6,7 +6,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Prints a failed command's error as one line ("druid: ...") instead of a stack trace;
- * set DRUID_DEBUG=1 for the trace.
+ * the causes' messages follow it (a wrapper such as "Error starting operator" alone says
+ * nothing); set DRUID_DEBUG=1 for the trace.
  */
 final class ErrorHandler implements IExecutionExceptionHandler {
 
@@ -17,8 +18,24 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (System.getenv("DRUID_DEBUG") != null) {
       e.printStackTrace(cmd.getErr());
     }
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    cmd.getErr().println("druid " + cmd.getCommandName() + ": " + message);
+    cmd.getErr().println("druid " + cmd.getCommandName() + ": " + describe(e));
     return e instanceof UserError ue ? ue.exitCode() : EXIT_FAILED;
+  }
+
+  /** The error's message and each different message of its causes, joined by ": ". */
+  static String describe(Throwable e) {
+    StringBuilder text = new StringBuilder(message(e));
+    for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause();
+        cause = cause.getCause()) {
+      String next = message(cause);
+      if (!text.toString().contains(next)) {
+        text.append(": ").append(next);
+      }
+    }
+    return text.toString();
+  }
+
+  private static String message(Throwable e) {
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 }

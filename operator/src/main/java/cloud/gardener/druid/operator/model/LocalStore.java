@@ -47,16 +47,21 @@ public final class LocalStore {
    */
   public static String hostPath(String root, LocalStoreLayout layout, String namespace,
       StoreSpec store) {
-    String container = store.getContainer() == null || store.getContainer().isEmpty()
-        ? DEFAULT_CONTAINER : store.getContainer();
+    return hostPath(root, layout, namespace, store.getContainer());
+  }
+
+  /** As {@link #hostPath(String, LocalStoreLayout, String, StoreSpec)}, by container. */
+  public static String hostPath(String root, LocalStoreLayout layout, String namespace,
+      String container) {
+    String dir = container == null || container.isEmpty() ? DEFAULT_CONTAINER : container;
     return switch (layout) {
-      case SHARED -> root + "/" + container;
+      case SHARED -> root + "/" + dir;
       case PER_NAMESPACE -> {
         if (namespace == null || namespace.isEmpty()) {
           throw new IllegalArgumentException("metadata.namespace: required for a Local store"
               + " in the " + layout + " layout");
         }
-        yield root + "/" + namespace + "/" + container;
+        yield root + "/" + namespace + "/" + dir;
       }
     };
   }

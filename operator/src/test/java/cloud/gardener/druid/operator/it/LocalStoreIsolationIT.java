@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Tenant isolation of {@code Local} stores on the real control plane: one operator (default
  * layout) watches namespaces A and B; an Etcd in B that names A's container and prefix gets
- * its own host directory, so it neither restores A's keys nor sees A's snapshots.
+ * its own host directory, so it neither restores A's keys nor sees A's snapshots. In the old
+ * shared directory B's member mounted A's files (its agent then refused to start on A's
+ * identity marker, but the files were in its pod).
  */
 @LocalKubernetes
 class LocalStoreIsolationIT {
@@ -70,6 +72,10 @@ class LocalStoreIsolationIT {
 
       Etcd inB = tenant(b);
       client.resource(inB).create();
+      String hostDirOfB = await().atMost(ROLLOUT).ignoreExceptions()
+          .until(() -> localStoreHostPath(client, inB), p -> p != null);
+      assertThat(hostDirOfB).as("B's member mounts a host directory of its own")
+          .isNotEqualTo(localStoreHostPath(client, inA));
       awaitReady(client, inB);
       try (Client etcd = EtcdClients.connect(EtcdClients.endpoints(client, inB))) {
         assertThat(EtcdClients.get(etcd.getKVClient(), "/tenant-a/secret"))
@@ -100,8 +106,18 @@ class LocalStoreIsolationIT {
     return etcd;
   }
 
+  /** The host directory the Etcd's first member pod mounts as its Local store. */
+  private static String localStoreHostPath(KubernetesClient client, Etcd etcd) {
+    return client.pods().inNamespace(etcd.getMetadata().getNamespace())
+        .withName(etcd.getMetadata().getName() + "-0").get().getSpec().getVolumes().stream()
+        .filter(v -> v.getName().equals("local-store")).findFirst().orElseThrow()
+        .getHostPath().getPath();
+  }
+
   private static void awaitReady(KubernetesClient client, Etcd etcd) {
-    await().atMost(ROLLOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+    // in a directory shared with another namespace the agent refuses to start on the other
+    // Etcd's backups (identity marker): isolation is what lets it start
+    await().alias(etcd.getMetadata().getNamespace() + "/tenant ready").atMost(ROLLOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
         .until(() -> RolloutCompletion.isComplete(client.resources(Etcd.class)
             .inNamespace(etcd.getMetadata().getNamespace())
             .withName(etcd.getMetadata().getName()).get()));

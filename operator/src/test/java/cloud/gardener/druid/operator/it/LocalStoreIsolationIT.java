@@ -96,7 +96,7 @@ class LocalStoreIsolationIT {
     }
   }
 
-  /** A one-member Etcd named {@code tenant} in {@code namespace}: one container and prefix for all. */
+  /** A one-member Etcd {@code tenant} in {@code namespace}, one container and prefix for all. */
   private static Etcd tenant(String namespace) throws Exception {
     Etcd etcd = ItSupport.load("etcd-1-local.yaml", namespace);
     etcd.getMetadata().setName("tenant");
@@ -117,7 +117,8 @@ class LocalStoreIsolationIT {
   private static void awaitReady(KubernetesClient client, Etcd etcd) {
     // in a directory shared with another namespace the agent refuses to start on the other
     // Etcd's backups (identity marker): isolation is what lets it start
-    await().alias(etcd.getMetadata().getNamespace() + "/tenant ready").atMost(ROLLOUT).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+    await().alias(etcd.getMetadata().getNamespace() + "/tenant ready").atMost(ROLLOUT)
+        .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
         .until(() -> RolloutCompletion.isComplete(client.resources(Etcd.class)
             .inNamespace(etcd.getMetadata().getNamespace())
             .withName(etcd.getMetadata().getName()).get()));

@@ -7,6 +7,8 @@ import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
+import cloud.gardener.druid.operator.model.LocalStore;
+import cloud.gardener.druid.operator.model.LocalStoreLayout;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -20,9 +22,10 @@ import java.util.Optional;
 
 /**
  * Opens the backup store of an Etcd from this machine, with the agent's store classes: a
- * {@code Local} store under the operator's store root (a directory of this machine, as with
- * {@code druid local up}), an {@code S3} store with the keys of the Etcd's store secret, which
- * are written to an owner-only temporary directory for the store to read and deleted on close.
+ * {@code Local} store in the directory the operator mounts ({@link LocalStore#hostPath}, below
+ * the operator's store root, a directory of this machine as with {@code druid local up}), an
+ * {@code S3} store with the keys of the Etcd's store secret, which are written to an
+ * owner-only temporary directory for the store to read and deleted on close.
  */
 final class BackupStores {
 
@@ -45,7 +48,8 @@ final class BackupStores {
     }
   }
 
-  static Opened open(KubernetesClient client, Etcd etcd, Path localStoreRoot) throws IOException {
+  static Opened open(KubernetesClient client, Etcd etcd, Path localStoreRoot,
+      LocalStoreLayout localStoreLayout) throws IOException {
     StoreSpec store = etcd.getSpec().getBackup() == null ? null
         : etcd.getSpec().getBackup().getStore();
     if (store == null) {
@@ -54,12 +58,12 @@ final class BackupStores {
     }
     StorageProvider provider = store.getProvider() == null ? StorageProvider.LOCAL
         : store.getProvider().canonical();
-    String container = store.getContainer() == null || store.getContainer().isEmpty()
-        ? "default" : store.getContainer();
     return switch (provider) {
-      case LOCAL -> new Opened(new LocalSnapshotStore(localStoreRoot.resolve(container),
+      case LOCAL -> new Opened(new LocalSnapshotStore(Path.of(LocalStore.hostPath(
+          localStoreRoot.toString(), localStoreLayout, etcd.getMetadata().getNamespace(), store)),
           store.getPrefix()), Optional.empty());
-      case S3 -> openS3(client, etcd, store, container);
+      case S3 -> openS3(client, etcd, store, store.getContainer() == null
+          || store.getContainer().isEmpty() ? "default" : store.getContainer());
       default -> throw new UserError("listing backups of provider " + store.getProvider()
           + " is not supported yet (Local and S3 are)", ExitCodes.REFUSED);
     };

@@ -2,6 +2,7 @@ package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.model.LocalStoreLayout;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -45,6 +46,12 @@ final class BackupsCommand implements Callable<Integer> {
           + " ${DEFAULT-VALUE}).")
   Path localStoreRoot;
 
+  @Option(names = "--local-store-layout", paramLabel = "per-namespace|shared",
+      defaultValue = "per-namespace", converter = LocalStoreLayoutConverter.class,
+      description = "The operator's --local-store-layout, for Local stores (default:"
+          + " ${DEFAULT-VALUE}).")
+  LocalStoreLayout localStoreLayout;
+
   @Option(names = {"-o", "--output"}, paramLabel = "json|yaml",
       description = "Print the snapshots as json or yaml.")
   OutputFormat output;
@@ -56,7 +63,8 @@ final class BackupsCommand implements Callable<Integer> {
     try (KubernetesClient client = target.client()) {
       Etcd etcd = Etcds.get(client.resources(Etcd.class).inNamespace(namespace).withName(name),
           namespace, name);
-      try (BackupStores.Opened opened = BackupStores.open(client, etcd, localStoreRoot)) {
+      try (BackupStores.Opened opened = BackupStores.open(client, etcd, localStoreRoot,
+          localStoreLayout)) {
         List<Snapshot> snapshots = opened.store().list();
         List<OptionalLong> sizes = new ArrayList<>();
         for (Snapshot s : snapshots) {

@@ -6,6 +6,7 @@ import cloud.gardener.druid.operator.LeaderElection;
 import cloud.gardener.druid.operator.metrics.MetricsServer;
 import cloud.gardener.druid.operator.metrics.OperatorMetrics;
 import cloud.gardener.druid.operator.model.CompactionSettings;
+import cloud.gardener.druid.operator.model.LocalStoreLayout;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -79,6 +80,13 @@ final class OperatorCommand implements Callable<Integer> {
       description = "Host directory of Local backup stores (default: ${DEFAULT-VALUE}).")
   String localStoreRoot;
 
+  @Option(names = "--local-store-layout", paramLabel = "per-namespace|shared",
+      defaultValue = "per-namespace", converter = LocalStoreLayoutConverter.class,
+      description = "Directory of a Local store: <root>/<namespace>/<container>, so that no"
+          + " namespace sees another's backups, or 'shared': <root>/<container> for every"
+          + " namespace, as upstream and releases before this option (default: ${DEFAULT-VALUE}).")
+  LocalStoreLayout localStoreLayout;
+
   @Option(names = "--install-crds", negatable = true, defaultValue = "false",
       description = "Apply the druid CRDs at start (default: ${DEFAULT-VALUE}); production"
           + " installs them with the Helm chart.")
@@ -138,7 +146,7 @@ final class OperatorCommand implements Callable<Integer> {
     OperatorSettings settings = new OperatorSettings(
         image == null ? defaultImage() : image, localStoreRoot,
         new CompactionSettings(enableCompaction, eventsThreshold, fullSnapshotThreshold,
-            activeDeadline));
+            activeDeadline), localStoreLayout);
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, timing,
         settings), operatorMetrics);

@@ -10,6 +10,8 @@ import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.operator.CrdInstaller;
+import cloud.gardener.druid.operator.model.LocalStore;
+import cloud.gardener.druid.operator.model.LocalStoreLayout;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
@@ -53,9 +55,11 @@ class CtlBackupsIT {
   @Test
   void backupsListsTheLocalStoresSnapshots(KubernetesClient client, @TempDir Path root)
       throws Exception {
-    CtlCommandsIT.create(client, "bk-a", null);
-    Path v2 = Files.createDirectories(root.resolve("backups").resolve(kubectl.namespace())
-        .resolve("bk-a").resolve("v2"));
+    Etcd etcd = CtlCommandsIT.create(client, "bk-a", null);
+    Path v2 = Files.createDirectories(Path.of(LocalStore.hostPath(root.toString(),
+            LocalStoreLayout.PER_NAMESPACE, kubectl.namespace(),
+            etcd.getSpec().getBackup().getStore()))
+        .resolve(etcd.getSpec().getBackup().getStore().getPrefix()).resolve("v2"));
     Files.write(v2.resolve("Full-00000000-00000010-1764547200"), new byte[2048]);
     Files.write(v2.resolve("Incr-00000011-00000020-1764547220.gz"), new byte[100]);
 

@@ -78,6 +78,9 @@ class CtlExitCodesTest {
     assertThat(run("status", "etcd-main", "-A")).isEqualTo(ExitCodes.USAGE);
     assertThat(run("status", "-o", "xml")).isEqualTo(ExitCodes.USAGE);
     assertThat(run("wait", "rollout", "etcd-main", "--timeout", "10")).isEqualTo(ExitCodes.USAGE);
+    assertThat(run("backups", "etcd-main", "--local-store-layout", "per-tenant"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("per-namespace, shared");
   }
 
   @Test

@@ -95,7 +95,8 @@ public final class CompactionJobBuilder {
           .withMountPath(MemberLayout.STORE_SECRET_DIR).withReadOnly(true).build());
     }
     if (local) {
-      volumes.add(LocalStore.volume("local-store", settings, store));
+      volumes.add(LocalStore.volume("local-store", settings,
+          etcd.getMetadata().getNamespace(), store));
       mounts.add(mount("local-store", MemberLayout.LOCAL_STORE_DIR));
     }
     long deadline = settings.compaction().activeDeadline().getSeconds();

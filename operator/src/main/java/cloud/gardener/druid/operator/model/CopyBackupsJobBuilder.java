@@ -81,8 +81,9 @@ public final class CopyBackupsJobBuilder {
     // the agent refuses a source whose identity marker names an Etcd of another namespace
     List<String> args = new ArrayList<>(List.of("agent", "copy",
         "--namespace=" + task.getMetadata().getNamespace()));
-    store(args, volumes, mounts, settings, spec.getTargetStore(), "", "target");
-    store(args, volumes, mounts, settings, spec.getSourceStore(), "source-", "source");
+    String namespace = task.getMetadata().getNamespace();
+    store(args, volumes, mounts, settings, namespace, spec.getTargetStore(), "", "target");
+    store(args, volumes, mounts, settings, namespace, spec.getSourceStore(), "source-", "source");
     if (spec.getMaxBackupAge() != null) {
       args.add("--max-backup-age=" + spec.getMaxBackupAge());
     }
@@ -131,9 +132,13 @@ public final class CopyBackupsJobBuilder {
         .build();
   }
 
-  /** Adds the {@code --<flagPrefix>store-…} options and the volumes named {@code <role>-…}. */
+  /**
+   * Adds the {@code --<flagPrefix>store-…} options and the volumes named {@code <role>-…}; a
+   * {@code Local} store is the one of the task's namespace.
+   */
   private static void store(List<String> args, List<Volume> volumes, List<VolumeMount> mounts,
-      OperatorSettings settings, StoreSpec store, String flagPrefix, String role) {
+      OperatorSettings settings, String namespace, StoreSpec store, String flagPrefix,
+      String role) {
     boolean local = LocalStore.isLocal(store);
     String localDir = BASE_DIR + "/" + role + "-local";
     String secretDir = BASE_DIR + "/" + role + "-secret";
@@ -151,7 +156,8 @@ public final class CopyBackupsJobBuilder {
           .withMountPath(secretDir).withReadOnly(true).build());
     }
     if (local) {
-      volumes.add(LocalStore.volume(role + "-local-store", settings, store));
+      volumes.add(LocalStore.volume(role + "-local-store", settings, namespace,
+          store));
       mounts.add(new VolumeMountBuilder().withName(role + "-local-store")
           .withMountPath(localDir).build());
     }

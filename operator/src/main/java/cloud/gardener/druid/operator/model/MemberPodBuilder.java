@@ -181,7 +181,8 @@ public final class MemberPodBuilder {
       volumes.add(secretVolume("store-secret", store.getSecretRef().getName()));
     }
     if (LocalStore.isLocal(store)) {
-      volumes.add(LocalStore.volume("local-store", settings, store));
+      volumes.add(LocalStore.volume("local-store", settings,
+          etcd.getMetadata().getNamespace(), store));
     }
     return volumes;
   }

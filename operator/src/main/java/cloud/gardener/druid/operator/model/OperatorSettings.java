@@ -6,11 +6,24 @@ package cloud.gardener.druid.operator.model;
  * @param defaultImage image of member pods when the Etcd names none (it runs {@code druid agent})
  * @param localStoreRoot host directory under which {@code Local} backup stores live
  * @param compaction whether and when snapshot compaction Jobs run
+ * @param localStoreLayout whether the namespace is part of a {@code Local} store's directory
  */
 public record OperatorSettings(String defaultImage, String localStoreRoot,
-    CompactionSettings compaction) {
+    CompactionSettings compaction, LocalStoreLayout localStoreLayout) {
 
-  /** Without snapshot compaction (upstream's default). */
+  public OperatorSettings {
+    if (localStoreLayout == null) {
+      throw new IllegalArgumentException("localStoreLayout: required");
+    }
+  }
+
+  /** Per-namespace {@code Local} stores. */
+  public OperatorSettings(String defaultImage, String localStoreRoot,
+      CompactionSettings compaction) {
+    this(defaultImage, localStoreRoot, compaction, LocalStoreLayout.PER_NAMESPACE);
+  }
+
+  /** Without snapshot compaction (upstream's default), per-namespace {@code Local} stores. */
   public OperatorSettings(String defaultImage, String localStoreRoot) {
     this(defaultImage, localStoreRoot, CompactionSettings.DISABLED);
   }

@@ -19,6 +19,7 @@ import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.compaction.CompactionMetrics;
 import cloud.gardener.druid.operator.model.CompactionSettings;
 import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.testing.LocalStores;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
@@ -68,9 +69,10 @@ class CompactionIT {
     KubernetesClient client = cluster.newClient(null);
     CrdInstaller.install(client, "etcd-druid-tests");
     Path stores = Files.createDirectories(cluster.workDir().resolve("stores").resolve(ns.name()));
+    OperatorSettings settings = new OperatorSettings(OperatorSettings.DEFAULT_IMAGE,
+        stores.toString(), CompactionSettings.enabled(1_000_000, Duration.ofMinutes(10)));
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(Set.of(ns.name()),
-        true, false, null, new OperatorSettings(OperatorSettings.DEFAULT_IMAGE,
-        stores.toString(), CompactionSettings.enabled(1_000_000, Duration.ofMinutes(10)))));
+        true, false, null, settings));
     try (client; operator) {
       operator.start();
       Etcd etcd = ItSupport.load("etcd-1-local.yaml", ns.name());
@@ -118,8 +120,9 @@ class CompactionIT {
             return e;
           });
 
-      LocalSnapshotStore store = new LocalSnapshotStore(stores.resolve("backups"),
-          ns.name() + "/compacted");
+      LocalSnapshotStore store = new LocalSnapshotStore(
+          LocalStores.dir(settings, client.resources(Etcd.class).inNamespace(ns.name())
+              .withName("compacted").get()), ns.name() + "/compacted");
       Snapshot compacted = await().atMost(COMPACTION).ignoreExceptions().until(
           () -> store.list().stream().filter(s -> s.isFull() && s.endRevision() >= lastWrite)
               .max(Comparator.comparingLong(Snapshot::endRevision)), Optional::isPresent).get();

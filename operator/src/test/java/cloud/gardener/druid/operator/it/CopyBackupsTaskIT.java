@@ -51,7 +51,7 @@ class CopyBackupsTaskIT {
       TestNamespace ns, OperatorHarness operator) throws Exception {
     String prefix = ns.name() + "/etcd-main";
     LocalSnapshotStore source = new LocalSnapshotStore(
-        operator.localStoreRoot().resolve("source"), prefix);
+        operator.localStore("source"), prefix);
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     put(source, Snapshot.full(0, 100, now.minus(Duration.ofHours(3)), Compression.NONE, false));
     put(source, Snapshot.delta(101, 150, now.minus(Duration.ofMinutes(170)), Compression.NONE));
@@ -98,7 +98,7 @@ class CopyBackupsTaskIT {
     assertThat(Instant.parse(succeeded(client, "copy-newest")))
         .isAfterOrEqualTo(finalWritten.truncatedTo(ChronoUnit.SECONDS));
 
-    Map<String, String> copied = contents(operator.localStoreRoot().resolve("target")
+    Map<String, String> copied = contents(operator.localStore("target")
         .resolve(prefix + "-copy").resolve("v2"));
     assertThat(copied.keySet()).as("the two newest backups, the final flag dropped")
         .containsExactly(

@@ -29,8 +29,7 @@ class EtcdLifecycleIT {
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       EtcdClients.put(etcdClient.getKVClient(), "/greeting", "hello");
     }
-    java.nio.file.Path backups = operator.localStoreRoot().resolve("backups")
-        .resolve(etcd.getSpec().getBackup().getStore().getPrefix()).resolve("v2");
+    java.nio.file.Path backups = operator.snapshots(etcd);
     await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
       try (var files = java.nio.file.Files.list(backups)) {
         assertThat(files.map(f -> f.getFileName().toString())).anyMatch(n -> n.startsWith("Full-"));

@@ -49,7 +49,7 @@ class EtcdOpsTaskIT {
 
   static final Pattern SNAPSHOT = Pattern.compile("(Full|Incr)-(\\d+)-(\\d+)-.*");
 
-  static Path storeRoot;
+  static OperatorHarness harness;
   static Etcd single;
   static Etcd trio;
   static final Map<String, Client> clients = new ConcurrentHashMap<>();
@@ -57,7 +57,7 @@ class EtcdOpsTaskIT {
   @BeforeAll
   static void createEtcds(TestNamespace ns, KubernetesClient client, OperatorHarness operator)
       throws Exception {
-    storeRoot = operator.localStoreRoot();
+    harness = operator;
     single = load("etcd-1-local.yaml", ns.name());
     single.getMetadata().setName("snap");
     single.getSpec().getBackup().getStore().setPrefix(ns.name() + "/snap");
@@ -276,8 +276,7 @@ class EtcdOpsTaskIT {
   /** The snapshots of {@code kind} (Full or Incr) in the Local store of an Etcd. */
   static List<Matcher> storeFiles(String etcd, String kind) throws Exception {
     Etcd e = etcd.equals("snap") ? single : trio;
-    Path dir = storeRoot.resolve(e.getSpec().getBackup().getStore().getContainer())
-        .resolve(e.getSpec().getBackup().getStore().getPrefix()).resolve("v2");
+    Path dir = harness.snapshots(e);
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(f -> SNAPSHOT.matcher(f.getFileName().toString()))
           .filter(Matcher::matches).filter(m -> kind.equals(m.group(1))).toList();

@@ -78,7 +78,7 @@ class HibernationIT {
         .allSatisfy(c -> assertThat(c.getReason()).isEqualTo("NotChecked"));
     assertThat(RolloutCompletion.isComplete(hibernated)).isTrue();
 
-    Path store = operator.localStoreRoot().resolve("backups").resolve(prefix).resolve("v2");
+    Path store = operator.snapshots(hibernated);
     long finalRevision = newestFinalSnapshotEndRevision(store);
     assertThat(finalRevision).as("the final full snapshot holds every write")
         .isGreaterThanOrEqualTo(lastRevision);

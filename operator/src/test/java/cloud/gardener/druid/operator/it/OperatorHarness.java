@@ -1,8 +1,10 @@
 package cloud.gardener.druid.operator.it;
 
+import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.testing.LocalStores;
 import cloud.gardener.druid.testenv.LocalCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -18,16 +20,15 @@ public final class OperatorHarness implements AutoCloseable {
 
   private final LocalCluster cluster;
   private final EtcdOperator.Options options;
-  private final Path localStoreRoot;
+  private final String namespace;
   private KubernetesClient client;
   private EtcdOperator operator;
   private boolean closed;
 
-  private OperatorHarness(LocalCluster cluster, EtcdOperator.Options options,
-      Path localStoreRoot) {
+  private OperatorHarness(LocalCluster cluster, EtcdOperator.Options options, String namespace) {
     this.cluster = cluster;
     this.options = options;
-    this.localStoreRoot = localStoreRoot;
+    this.namespace = namespace;
   }
 
   public static OperatorHarness start(LocalCluster cluster, String namespace, boolean autoReconcile)
@@ -41,7 +42,7 @@ public final class OperatorHarness implements AutoCloseable {
     Path stores = Files.createDirectories(cluster.workDir().resolve("stores").resolve(namespace));
     OperatorHarness harness = new OperatorHarness(cluster, new EtcdOperator.Options(
         Set.of(namespace), autoReconcile, leaderElection, leaderElection ? namespace : null,
-        new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())), stores);
+        new OperatorSettings(OperatorSettings.DEFAULT_IMAGE, stores.toString())), namespace);
     harness.run();
     return harness;
   }
@@ -73,9 +74,14 @@ public final class OperatorHarness implements AutoCloseable {
     return operator.identity();
   }
 
-  /** Where the Local stores of the namespace's Etcds live. */
-  public Path localStoreRoot() {
-    return localStoreRoot;
+  /** The host directory of the Local store {@code container} of this operator's namespace. */
+  public Path localStore(String container) {
+    return LocalStores.dir(settings(), namespace, container);
+  }
+
+  /** The directory the agent writes the Etcd's snapshots to in its Local store. */
+  public Path snapshots(Etcd etcd) {
+    return LocalStores.snapshots(settings(), etcd);
   }
 
   /** The settings the operator runs with (image, Local store root). */

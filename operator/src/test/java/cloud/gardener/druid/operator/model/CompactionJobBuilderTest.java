@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.SnapshotCompactionSpec;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.operator.testing.Etcds;
+import cloud.gardener.druid.operator.testing.LocalStores;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.SecretReference;
@@ -90,7 +91,8 @@ class CompactionJobBuilderTest {
         "--store-container=/var/etcd-backup/local");
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("local-store"))
         .singleElement().satisfies(v ->
-            assertThat(v.getHostPath().getPath()).isEqualTo("/stores/backups"));
+            assertThat(v.getHostPath().getPath())
+                .isEqualTo(LocalStores.dir(settings, etcd).toString()));
     assertThat(container.getResources().getRequests())
         .isEqualTo(Map.of("cpu", new Quantity("600m"), "memory", new Quantity("256Mi")));
     assertThat(container.getResources().getLimits())

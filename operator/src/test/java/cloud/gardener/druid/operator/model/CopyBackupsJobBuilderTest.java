@@ -9,6 +9,7 @@ import cloud.gardener.druid.api.v1alpha1.EtcdCopyBackupsTaskSpec;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;
 import cloud.gardener.druid.api.v1alpha1.WaitForFinalSnapshotSpec;
+import cloud.gardener.druid.operator.testing.LocalStores;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretReference;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -60,7 +61,8 @@ class CopyBackupsJobBuilderTest {
         "--wait-for-final-snapshot-timeout=10m");
     assertThat(pod.getVolumes()).anySatisfy(v -> {
       assertThat(v.getName()).isEqualTo("source-local-store");
-      assertThat(v.getHostPath().getPath()).isEqualTo("/stores/backups");
+      assertThat(v.getHostPath().getPath())
+          .isEqualTo(LocalStores.dir(settings, "ns", "backups").toString());
     }).anySatisfy(v -> {
       assertThat(v.getName()).isEqualTo("target-store-secret");
       assertThat(v.getSecret().getSecretName()).isEqualTo("s3-credentials");

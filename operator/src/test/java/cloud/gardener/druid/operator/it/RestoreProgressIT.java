@@ -17,6 +17,7 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
+import cloud.gardener.druid.operator.testing.LocalStores;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -61,8 +62,9 @@ class RestoreProgressIT {
     await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() ->
         pods(client, "restoring").isEmpty() && pvcs(client, "restoring").isEmpty());
 
-    LocalSnapshotStore store = new LocalSnapshotStore(
-        operator.localStoreRoot().resolve("backups"), ns.name() + "/restoring");
+    Etcd restoring = client.resources(Etcd.class).inNamespace(ns.name()).withName("restoring").get();
+    LocalSnapshotStore store = new LocalSnapshotStore(LocalStores.dir(operator.settings(), restoring),
+        restoring.getSpec().getBackup().getStore().getPrefix());
     long revision = store.list().stream().filter(Snapshot::isFull)
         .mapToLong(Snapshot::endRevision).max().orElseThrow();
     Random random = new Random(19);

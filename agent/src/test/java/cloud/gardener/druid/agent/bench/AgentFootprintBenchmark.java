@@ -49,7 +49,9 @@ import picocli.CommandLine;
  * </pre>
  * Options: {@code --size=MiB} of the database (default 1024), {@code --deltas=N} events
  * after the full snapshot (default 100000), {@code --jvm="OPTIONS"} of the agent's JVM
- * (default {@link #memberJvmOptions}), {@code --keep} to keep the files.
+ * (default {@link #memberJvmOptions}), {@code --jar=cli/target/druid.jar} to run the agent
+ * from the druid jar as the member image does (default: this class path), {@code --keep} to
+ * keep the files.
  */
 public final class AgentFootprintBenchmark {
 
@@ -70,11 +72,13 @@ public final class AgentFootprintBenchmark {
       .connectTimeout(Duration.ofSeconds(2)).build();
   private final Path work;
   private final List<String> jvm;
+  private final List<String> agentMain;
   private final List<String[]> rows = new ArrayList<>();
 
-  private AgentFootprintBenchmark(Path work, List<String> jvm) {
+  private AgentFootprintBenchmark(Path work, List<String> jvm, List<String> agentMain) {
     this.work = work;
     this.jvm = jvm;
+    this.agentMain = agentMain;
   }
 
   public static void main(String[] args) throws Exception {
@@ -82,6 +86,10 @@ public final class AgentFootprintBenchmark {
     int deltas = 100_000;
     String jvm = memberJvmOptions();
     boolean keep = false;
+    // without --jar: this class path (its jars' directories and logback-test.xml differ from
+    // the image's one jar and logging, and cost memory the member does not pay)
+    List<String> agentMain = List.of("-cp", System.getProperty("java.class.path"),
+        AgentMain.class.getName());
     for (String arg : args) {
       if (arg.startsWith("--size=")) {
         sizeMib = Integer.parseInt(arg.substring(7));
@@ -89,16 +97,18 @@ public final class AgentFootprintBenchmark {
         deltas = Integer.parseInt(arg.substring(9));
       } else if (arg.startsWith("--jvm=")) {
         jvm = arg.substring(6);
+      } else if (arg.startsWith("--jar=")) {
+        agentMain = List.of("-jar", arg.substring(6), "agent");
       } else if (arg.equals("--keep")) {
         keep = true;
       } else {
         throw new IllegalArgumentException("unknown option " + arg
-            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --keep)");
+            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --jar=druid.jar --keep)");
       }
     }
     Path work = Files.createTempDirectory("druid-footprint");
     try {
-      new AgentFootprintBenchmark(work, List.of(jvm.trim().split("\\s+")))
+      new AgentFootprintBenchmark(work, List.of(jvm.trim().split("\\s+")), agentMain)
           .run(sizeMib, deltas);
     } finally {
       if (keep) {
@@ -216,8 +226,7 @@ public final class AgentFootprintBenchmark {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvm);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        AgentMain.class.getName()));
+    command.addAll(agentMain);
     command.addAll(args);
     Path log = work.resolve(name + ".log");
     long t0 = System.nanoTime();
@@ -371,7 +380,8 @@ public final class AgentFootprintBenchmark {
   }
 
   private void print(int sizeMib) {
-    System.out.printf("%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+    System.out.printf("%nagent: %s%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+        agentMain.get(0).equals("-jar") ? agentMain.get(1) : "the test class path",
         String.join(" ", jvm), sizeMib, "figure", "agent", "reference", "target (issue 18)");
     for (String[] r : rows) {
       System.out.printf("%-100s %-10s %-22s %s%n", (Object[]) r);

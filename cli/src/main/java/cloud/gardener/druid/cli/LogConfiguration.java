@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /**
  * druid's logging, set up in code (found by logback through {@code META-INF/services}) instead
- * of a logback.xml: the XML configurator loads about 600 classes (Joran, the JDK's XML parser)
+ * of a logback.xml: the XML configurator loads about 450 classes (Joran, the JDK's XML parser)
  * that every member agent would carry in its metaspace all the time. Log lines go to stderr,
  * as text or, with {@code --log-format=json} (system property {@value LogFormat#PROPERTY}, else
  * {@code $DRUID_LOG_FORMAT}), as JSON objects one a line, as etcd writes its own (the agent

@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * {@code --log-format=text|json} (or {@code $DRUID_LOG_FORMAT}): which appender
- * {@link LogConfiguration} uses. It must be known before the first logger exists, so {@link #configureFrom} reads it
- * from the raw arguments before picocli builds any command; picocli then only validates it.
+ * {@link LogConfiguration} uses. It must be known before the first logger exists, so
+ * {@link #configureFrom} reads it from the raw arguments before picocli builds any command;
+ * picocli then only validates it.
  */
 enum LogFormat {
   text, json;

@@ -380,7 +380,8 @@ public final class AgentFootprintBenchmark {
   }
 
   private void print(int sizeMib) {
-    System.out.printf("%nagent: %s%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+    System.out.printf(
+        "%nagent: %s%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
         agentMain.get(0).equals("-jar") ? agentMain.get(1) : "the test class path",
         String.join(" ", jvm), sizeMib, "figure", "agent", "reference", "target (issue 18)");
     for (String[] r : rows) {

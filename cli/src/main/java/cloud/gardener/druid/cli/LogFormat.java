@@ -3,9 +3,10 @@ package cloud.gardener.druid.cli;
 import java.util.Locale;
 
 /**
- * {@code --log-format=text|json} (or {@code $DRUID_LOG_FORMAT}): which appender logback.xml
- * uses. It must be known before the first logger exists, so {@link #configureFrom} reads it
- * from the raw arguments before picocli builds any command; picocli then only validates it.
+ * {@code --log-format=text|json} (or {@code $DRUID_LOG_FORMAT}): which appender
+ * {@link LogConfiguration} uses. It must be known before the first logger exists, so
+ * {@link #configureFrom} reads it from the raw arguments before picocli builds any command;
+ * picocli then only validates it.
  */
 enum LogFormat {
   text, json;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.spi.Configurator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -11,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 class LogFormatTest {
@@ -22,11 +24,20 @@ class LogFormatTest {
   }
 
   private static void configure(String resource) throws Exception {
+    JoranConfigurator configurator = new JoranConfigurator();
+    configurator.setContext(resetContext());
+    configurator.doConfigure(LogFormatTest.class.getResource(resource));
+  }
+
+  /** druid's own configuration, as a druid process gets it (the tests have logback-test.xml). */
+  private static void configureAsDruid() {
+    LogConfiguration.apply(resetContext(), LogConfiguration.format(), null);
+  }
+
+  private static LoggerContext resetContext() {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     context.reset();
-    JoranConfigurator configurator = new JoranConfigurator();
-    configurator.setContext(context);
-    configurator.doConfigure(LogFormatTest.class.getResource(resource));
+    return context;
   }
 
   @Test
@@ -46,7 +57,7 @@ class LogFormatTest {
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
       LogFormat.configureFrom(new String[] {"--log-format=json"});
-      configure("/logback.xml");
+      configureAsDruid();
       LoggerFactory.getLogger("druid.test").info("member {} is \"ready\"", "etcd-main-0");
     } finally {
       System.setErr(err);
@@ -61,12 +72,20 @@ class LogFormatTest {
   }
 
   @Test
+  void aLogbackTestXmlOrAConfigurationFileWins() {
+    LoggerContext context = new LoggerContext();
+    assertThat(new LogConfiguration().configure(context))
+        .isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders()).isExhausted();
+  }
+
+  @Test
   void textIsTheDefault() throws Exception {
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      configure("/logback.xml");
+      configureAsDruid();
       LoggerFactory.getLogger("druid.test").info("plain");
     } finally {
       System.setErr(err);

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.bench;
 
+import cloud.gardener.druid.agent.AgentCommand;
 import cloud.gardener.druid.agent.AgentMain;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.testing.AgentArgs;
@@ -9,10 +10,15 @@ import cloud.gardener.druid.agent.util.Files2;
 import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
 import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.member.MemberJvmOptions;
+import cloud.gardener.druid.api.types.Quantities;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,6 +34,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 
 /**
  * Not a test: the agent as a member runs it, a JVM of its own with the member's JVM options,
@@ -42,16 +49,21 @@ import java.util.stream.Stream;
  * </pre>
  * Options: {@code --size=MiB} of the database (default 1024), {@code --deltas=N} events
  * after the full snapshot (default 100000), {@code --jvm="OPTIONS"} of the agent's JVM
- * (default {@link #MEMBER_JVM_OPTIONS}), {@code --keep} to keep the files.
+ * (default {@link #memberJvmOptions}), {@code --jar=cli/target/druid.jar} to run the agent
+ * from the druid jar as the member image does (default: this class path), {@code --keep} to
+ * keep the files.
  */
 public final class AgentFootprintBenchmark {
 
-  /** A copy of operator/model/MemberJvm's options for the default delta memory limit. */
-  static final String MEMBER_JVM_OPTIONS = "-XX:+UseSerialGC -Xss512k -Xms8m -Xmx148m"
-      + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:-ShrinkHeapInSteps"
-      + " -XX:MaxMetaspaceSize=96m"
-      + " -XX:ReservedCodeCacheSize=48m -XX:CICompilerCount=2 -XX:TrimNativeHeapInterval=5000"
-      + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
+  /** The member JVM options the operator sets for the agent's default delta memory limit. */
+  static String memberJvmOptions() {
+    String limit = new CommandLine(new AgentCommand()).getCommandSpec()
+        .findOption("--delta-snapshot-memory-limit").defaultValue();
+    long mib = Quantities.bytes(new Quantity(limit))
+        .divide(BigDecimal.valueOf(1024 * 1024), RoundingMode.CEILING).longValue();
+    return MemberJvmOptions.forDeltaLimitMib(mib);
+  }
+
   private static final String HOST = "127.0.0.1";
   private static final Duration SETTLE = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,18 +72,24 @@ public final class AgentFootprintBenchmark {
       .connectTimeout(Duration.ofSeconds(2)).build();
   private final Path work;
   private final List<String> jvm;
+  private final List<String> agentMain;
   private final List<String[]> rows = new ArrayList<>();
 
-  private AgentFootprintBenchmark(Path work, List<String> jvm) {
+  private AgentFootprintBenchmark(Path work, List<String> jvm, List<String> agentMain) {
     this.work = work;
     this.jvm = jvm;
+    this.agentMain = agentMain;
   }
 
   public static void main(String[] args) throws Exception {
     int sizeMib = 1024;
     int deltas = 100_000;
-    String jvm = MEMBER_JVM_OPTIONS;
+    String jvm = memberJvmOptions();
     boolean keep = false;
+    // without --jar: this class path (its jars' directories and logback-test.xml differ from
+    // the image's one jar and logging, and cost memory the member does not pay)
+    List<String> agentMain = List.of("-cp", System.getProperty("java.class.path"),
+        AgentMain.class.getName());
     for (String arg : args) {
       if (arg.startsWith("--size=")) {
         sizeMib = Integer.parseInt(arg.substring(7));
@@ -79,16 +97,18 @@ public final class AgentFootprintBenchmark {
         deltas = Integer.parseInt(arg.substring(9));
       } else if (arg.startsWith("--jvm=")) {
         jvm = arg.substring(6);
+      } else if (arg.startsWith("--jar=")) {
+        agentMain = List.of("-jar", arg.substring(6), "agent");
       } else if (arg.equals("--keep")) {
         keep = true;
       } else {
         throw new IllegalArgumentException("unknown option " + arg
-            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --keep)");
+            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --jar=druid.jar --keep)");
       }
     }
     Path work = Files.createTempDirectory("druid-footprint");
     try {
-      new AgentFootprintBenchmark(work, List.of(jvm.trim().split("\\s+")))
+      new AgentFootprintBenchmark(work, List.of(jvm.trim().split("\\s+")), agentMain)
           .run(sizeMib, deltas);
     } finally {
       if (keep) {
@@ -206,8 +226,7 @@ public final class AgentFootprintBenchmark {
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvm);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-        AgentMain.class.getName()));
+    command.addAll(agentMain);
     command.addAll(args);
     Path log = work.resolve(name + ".log");
     long t0 = System.nanoTime();
@@ -361,7 +380,9 @@ public final class AgentFootprintBenchmark {
   }
 
   private void print(int sizeMib) {
-    System.out.printf("%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+    System.out.printf(
+        "%nagent: %s%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+        agentMain.get(0).equals("-jar") ? agentMain.get(1) : "the test class path",
         String.join(" ", jvm), sizeMib, "figure", "agent", "reference", "target (issue 18)");
     for (String[] r : rows) {
       System.out.printf("%-100s %-10s %-22s %s%n", (Object[]) r);

@@ -55,7 +55,10 @@ class EtcdLifecycleIT {
     client.resource(etcd).create();
     awaitRolloutComplete(client, "trio");
 
-    Etcd ready = client.resources(Etcd.class).withName("trio").get();
+    // roles and ids come from the agents' answers, which may lag the pods' readiness under load
+    Etcd ready = await().atMost(Duration.ofSeconds(60)).until(
+        () -> client.resources(Etcd.class).withName("trio").get(),
+        e -> e.getStatus().getMembers().stream().allMatch(m -> m.getId() != null));
     assertThat(ready.getStatus().getMembers()).hasSize(3)
         .extracting(m -> m.getRole()).containsOnlyOnce("Leader");
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {

@@ -43,7 +43,7 @@ class DeltaReaderTest {
     List<String> keys = new ArrayList<>();
     // batches of 7 keys, read ahead at most about 2 batches
     try (DeltaReader reader = DeltaReader.start(store, plan, 7, 1 << 20,
-        2 * 7 * (10 + 3 + DeltaBatcher.PER_EVENT_OVERHEAD))) {
+        2 * 7 * (10 + 3 + DeltaBatcher.PER_EVENT_OVERHEAD), dir.resolve("copies"))) {
       for (DeltaBatcher.Batch batch; (batch = reader.next()) != null; ) {
         assertThat(batch.events()).hasSizeLessThanOrEqualTo(7);
         batch.events().forEach(e -> keys.add(new String(e.key(), StandardCharsets.UTF_8)));
@@ -65,7 +65,7 @@ class DeltaReaderTest {
     bytes[5] ^= 1;
     Files.write(file, bytes);
     try (DeltaReader reader = DeltaReader.start(store, new RestorePlan(full,
-        List.of(first, second)), 1000, 1 << 20, 1 << 20)) {
+        List.of(first, second)), 1000, 1 << 20, 1 << 20, dir.resolve("copies"))) {
       assertThatThrownBy(() -> {
         while (reader.next() != null) {
           // drain

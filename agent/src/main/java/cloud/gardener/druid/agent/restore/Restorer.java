@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.restore;
 
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.snapshot.Compressions;
 import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
@@ -43,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>With deltas, the replay ends at the last revision backed up, as the source did: the
  * batches take one revision each instead of one per source revision, so the full snapshot is
  * restored with its revision bumped by the revisions the batches do not take (the deltas are
- * counted first, {@link DeltaReader#count()}), and compacted at that last revision afterwards
- * (watchers of the old cluster relist instead of reading replayed history). The leader then
+ * counted first, {@link DeltaReader#count()}), and compacted at that last revision afterwards,
+ * physically (watchers of the old cluster relist instead of reading replayed history). The leader then
  * continues the deltas from the store's last revision + 1 without writing a replayed event
  * again. The replayed keys get new modification revisions.
  */
@@ -300,7 +301,12 @@ public final class Restorer {
             deltas.sourceRevision());
       }
       if (revision > fullRevision) {
-        temp.compact(revision);
+        try {
+          temp.client().compact(revision);
+        } catch (EtcdException e) {
+          throw new RestoreException("cannot compact the restored database at revision "
+              + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
+        }
       }
       return revision;
     }

@@ -17,9 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * An etcd on a restored data directory, reachable only on 127.0.0.1 and without fsync (the
@@ -135,22 +132,6 @@ public final class TemporaryEtcd implements AutoCloseable {
       }
       return kv.txn().Then(ops).commit().thenApply(r -> r.getHeader().getRevision());
     };
-  }
-
-  /**
-   * Marks the history before {@code revision} compacted; etcd drops it in the background (and
-   * goes on after a restart: the mark is persisted before the answer).
-   */
-  void compact(long revision) throws RestoreException {
-    try {
-      client.client().getKVClient().compact(revision).get(5, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RestoreException("interrupted while compacting the restored database", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new RestoreException("cannot compact the restored database at revision "
-          + revision + ": " + e, e);
-    }
   }
 
   @Override

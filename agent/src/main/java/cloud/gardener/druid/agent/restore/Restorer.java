@@ -44,10 +44,10 @@ import org.slf4j.LoggerFactory;
  * <p>With deltas, the replay ends at the last revision backed up, as the source did: the
  * batches take one revision each instead of one per source revision, so the full snapshot is
  * restored with its revision bumped by the revisions the batches do not take (the deltas are
- * counted first, {@link DeltaReader#count()}), and compacted at that last revision afterwards,
- * physically (watchers of the old cluster relist instead of reading replayed history). The leader then
- * continues the deltas from the store's last revision + 1 without writing a replayed event
- * again. The replayed keys get new modification revisions.
+ * counted first, {@link DeltaReader#count()}), and compacted (physically) at that last
+ * revision afterwards: watchers of the old cluster relist instead of reading replayed
+ * history. The leader then continues the deltas from the store's last revision + 1 without
+ * writing a replayed event again. The replayed keys get new modification revisions.
  */
 public final class Restorer {
 
@@ -194,7 +194,13 @@ public final class Restorer {
       hashChecked = CompletableFuture.completedFuture(null);
     }
     long downloaded = System.nanoTime();
-    long bump = bumpOnceCounted.get();
+    long bump;
+    try {
+      bump = bumpOnceCounted.get();
+    } catch (IOException | RestoreException | RuntimeException e) {
+      awaitHashCheck(hashChecked);
+      throw e;
+    }
     progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",

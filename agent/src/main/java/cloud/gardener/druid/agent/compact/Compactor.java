@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Compacts an Etcd's backups (upstream: {@code etcdbrctl compact}): restores the newest full
- * snapshot and every delta after it into a scratch data directory ({@link Restorer}), opens
- * it in a temporary etcd on loopback, drops its key history and defragments it, and uploads
- * its database as a new full snapshot named after the last revision the deltas cover. That
+ * snapshot and every delta after it into a scratch data directory ({@link Restorer}, which
+ * ends at the last revision the deltas cover and drops the key history before it), opens it
+ * in a temporary etcd on loopback, defragments it, and uploads its database as a new full
+ * snapshot named after that revision, the database's own. That
  * is the name the members' next full snapshot would have had, so members, restores and
  * upstream's tools take it as the newest full snapshot; deltas written after it continue at
  * the next revision. The old snapshots stay until garbage collection removes them.
@@ -97,8 +98,7 @@ public final class Compactor {
     Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     Files.deleteIfExists(log);
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log)) {
-      long revision = temp.client().revision();
-      temp.client().compact(revision);
+      // the restore compacted the history at its last revision already
       temp.client().defragment();
       SnapshotCompression compression = compressionLike(plan.full());
       Snapshot snapshot = Snapshot.full(0, plan.lastRevision(), clock.instant(),

@@ -10,7 +10,14 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
@@ -22,12 +29,21 @@ import java.util.zip.ZipException;
  * being restored, so that the temporary etcd only has to apply ready transactions. Batches
  * wait in a queue bounded by {@code budgetBytes}; the reader stops there until the applier
  * takes some.
+ *
+ * <p>The deltas are read twice: a first pass (copying each delta not on a local disk into
+ * {@code copies}) only counts the transactions the batching cuts ({@link #count()}), so that
+ * the full snapshot's revision can be raised by exactly the revisions the transactions do not
+ * take; the second pass, over the same bytes, delivers the batches.
  */
 final class DeltaReader implements AutoCloseable {
 
   private static final Object END = new Object();
 
   private record Failure(Exception error) {
+  }
+
+  /** What the deltas replay as: {@code transactions} transactions up to {@code lastRevision}. */
+  record Count(long transactions, long lastRevision, long events) {
   }
 
   private final SnapshotStore store;
@@ -37,10 +53,19 @@ final class DeltaReader implements AutoCloseable {
   private final Semaphore budget;
   private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
+  private final long fromRevision;
+  private final int maxKeys;
+  private final long maxBytes;
+  private final Path copies;
+  private final CompletableFuture<Count> count = new CompletableFuture<>();
 
   private DeltaReader(SnapshotStore store, RestorePlan plan, int maxKeys, long maxBytes,
-      long budgetBytes) {
+      long budgetBytes, Path copies) {
     this.store = store;
+    this.fromRevision = plan.full().endRevision();
+    this.maxKeys = maxKeys;
+    this.maxBytes = maxBytes;
+    this.copies = copies;
     this.deltas = plan.deltas();
     this.budgetBytes = budgetBytes;
     this.budget = new Semaphore(permits(budgetBytes));
@@ -49,9 +74,10 @@ final class DeltaReader implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
+  /** {@code copies}: an empty directory for the deltas that are not on a local disk. */
   static DeltaReader start(SnapshotStore store, RestorePlan plan, int maxKeys, long maxBytes,
-      long budgetBytes) {
-    DeltaReader reader = new DeltaReader(store, plan, maxKeys, maxBytes, budgetBytes);
+      long budgetBytes, Path copies) {
+    DeltaReader reader = new DeltaReader(store, plan, maxKeys, maxBytes, budgetBytes, copies);
     reader.thread.start();
     return reader;
   }
@@ -90,18 +116,64 @@ final class DeltaReader implements AutoCloseable {
     return batcher.events();
   }
 
+  /** Waits for the first pass; throws what stopped it. */
+  Count count() throws IOException, RestoreException {
+    try {
+      return count.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while counting the delta snapshots");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw (RestoreException) e.getCause();
+    }
+  }
+
   private void run() {
     try {
+      List<Path> files = new ArrayList<>();
+      long[] transactions = {0};
+      DeltaBatcher counter = new DeltaBatcher(fromRevision, maxKeys, maxBytes,
+          batch -> transactions[0]++);
       for (Snapshot delta : deltas) {
-        batcher.apply(read(delta), delta.fileName());
+        Path file = local(delta);
+        files.add(file);
+        counter.apply(read(delta, file), delta.fileName());
       }
-      batcher.finish(deltas.get(deltas.size() - 1).fileName());
+      String last = deltas.get(deltas.size() - 1).fileName();
+      counter.finish(last);
+      count.complete(new Count(transactions[0], counter.sourceRevision(), counter.events()));
+      for (int i = 0; i < deltas.size(); i++) {
+        batcher.apply(read(deltas.get(i), files.get(i)), deltas.get(i).fileName());
+      }
+      batcher.finish(last);
       queue.add(END);
     } catch (IOException | RestoreException e) {
-      queue.add(new Failure(e));
+      fail(e);
     } catch (RuntimeException e) {
-      queue.add(new Failure(new IOException("reading the delta snapshots failed: " + e, e)));
+      fail(new IOException("reading the delta snapshots failed: " + e, e));
     }
+  }
+
+  private void fail(Exception e) {
+    count.completeExceptionally(e);
+    queue.add(new Failure(e));
+  }
+
+  /** The delta's file on a local disk: the store's own, or a copy in {@code copies}. */
+  private Path local(Snapshot delta) throws IOException {
+    Optional<Path> file = store.localFile(delta);
+    if (file.isPresent()) {
+      return file.get();
+    }
+    Path copy = copies.resolve(delta.fileName());
+    Files.createDirectories(copies);
+    try (InputStream raw = store.open(delta)) {
+      Files.copy(raw, copy, StandardCopyOption.REPLACE_EXISTING);
+    }
+    return copy;
   }
 
   private void enqueue(DeltaBatcher.Batch batch) throws RestoreException {
@@ -114,8 +186,8 @@ final class DeltaReader implements AutoCloseable {
     queue.add(batch);
   }
 
-  private List<DeltaEvent> read(Snapshot delta) throws IOException {
-    try (InputStream raw = store.open(delta);
+  private static List<DeltaEvent> read(Snapshot delta, Path file) throws IOException {
+    try (InputStream raw = Files.newInputStream(file);
         InputStream in = Compressions.decompress(delta, raw)) {
       return DeltaFormat.read(in, "delta snapshot " + delta);
     } catch (ZipException | EOFException e) {

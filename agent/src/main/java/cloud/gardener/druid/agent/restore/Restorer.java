@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.restore;
 
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.snapshot.Compressions;
 import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
@@ -40,10 +41,13 @@ import org.slf4j.LoggerFactory;
  * complete restore replaces the data directory, by rename; any failure leaves it as it was
  * and says why.
  *
- * <p>With deltas, the full snapshot is restored with its revision bumped by the revisions
- * the deltas cover and marked compacted, so the restored cluster's revision is never lower
- * than the last revision backed up (watchers of the old cluster relist instead of missing
- * changes); the replayed keys get new modification revisions.
+ * <p>With deltas, the replay ends at the last revision backed up, as the source did: the
+ * batches take one revision each instead of one per source revision, so the full snapshot is
+ * restored with its revision bumped by the revisions the batches do not take (the deltas are
+ * counted first, {@link DeltaReader#count()}), and compacted (physically) at that last
+ * revision afterwards: watchers of the old cluster relist instead of reading replayed
+ * history. The leader then continues the deltas from the store's last revision + 1 without
+ * writing a replayed event again. The replayed keys get new modification revisions.
  */
 public final class Restorer {
 
@@ -92,18 +96,21 @@ public final class Restorer {
     Path dataDir = member.dataDir().toAbsolutePath();
     Path staging = sibling(dataDir, ".restoring");
     Path work = sibling(dataDir, ".restore-work");
-    // the deltas are read and batched while the full snapshot is restored
-    try (DeltaReader deltas = plan.get().deltas().isEmpty() ? null
-        : DeltaReader.start(store, plan.get(), BATCH_KEYS, BATCH_BYTES, READ_AHEAD_BYTES)) {
+    DeltaReader deltas = null;
+    try {
       Files2.deleteTree(staging);
       Files2.deleteTree(work);
       Files.createDirectories(work);
+      // the deltas are read and batched while the full snapshot is restored
+      deltas = plan.get().deltas().isEmpty() ? null : DeltaReader.start(store, plan.get(),
+          BATCH_KEYS, BATCH_BYTES, READ_AHEAD_BYTES, work.resolve("deltas"));
       long started = System.nanoTime();
-      long bump = plan.get().lastRevision() - plan.get().full().endRevision();
-      long revision = restoreFull(plan.get().full(), work, staging, bump);
+      DeltaReader reader = deltas;
+      long revision = restoreFull(plan.get().full(), work, staging,
+          () -> reader == null ? 0 : bump(plan.get(), reader.count()));
       long fullDone = System.nanoTime();
       if (deltas != null) {
-        revision = replayDeltas(plan.get(), deltas, staging, work);
+        revision = replayDeltas(plan.get(), deltas, staging, work, revision);
       }
       long deltasDone = System.nanoTime();
       Files2.syncTree(staging);
@@ -119,9 +126,26 @@ public final class Restorer {
       throw new RestoreException("restore from " + store.location() + " failed: "
           + e.getMessage() + "; the data directory was left unchanged", e);
     } finally {
+      if (deltas != null) {
+        deltas.close();
+      }
       deleteQuietly(staging);
       deleteQuietly(work);
     }
+  }
+
+  /** The revision bump of the full snapshot, read once the deltas are counted. */
+  @FunctionalInterface
+  private interface Bump {
+    long get() throws IOException, RestoreException;
+  }
+
+  /**
+   * The revisions the deltas cover that the replay's transactions do not take, so that the
+   * replay ends exactly at the last delta's revision.
+   */
+  private static long bump(RestorePlan plan, DeltaReader.Count count) {
+    return Math.max(0, count.lastRevision() - plan.full().endRevision() - count.transactions());
   }
 
   /** Backups whose identity marker names another Etcd are never restored here. */
@@ -156,8 +180,8 @@ public final class Restorer {
    * checks its hash on another thread; any other is downloaded first, the download checking
    * the hash on the bytes it writes. etcdutl still cuts the hash off the database.
    */
-  private long restoreFull(Snapshot full, Path work, Path staging, long bump)
-      throws IOException {
+  private long restoreFull(Snapshot full, Path work, Path staging, Bump bumpOnceCounted)
+      throws IOException, RestoreException {
     long started = System.nanoTime();
     Optional<Path> local = full.compression() == Snapshot.Compression.NONE
         ? store.localFile(full) : Optional.empty();
@@ -170,6 +194,13 @@ public final class Restorer {
       hashChecked = CompletableFuture.completedFuture(null);
     }
     long downloaded = System.nanoTime();
+    long bump;
+    try {
+      bump = bumpOnceCounted.get();
+    } catch (IOException | RestoreException | RuntimeException e) {
+      awaitHashCheck(hashChecked);
+      throw e;
+    }
     progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
@@ -250,8 +281,8 @@ public final class Restorer {
   }
 
   /** Returns the revision of the database after the replay. */
-  private long replayDeltas(RestorePlan plan, DeltaReader deltas, Path staging, Path work)
-      throws IOException, RestoreException {
+  private long replayDeltas(RestorePlan plan, DeltaReader deltas, Path staging, Path work,
+      long fullRevision) throws IOException, RestoreException {
     long started = System.nanoTime();
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), member.name(), staging,
         work.resolve("etcd.log"))) {
@@ -269,6 +300,20 @@ public final class Restorer {
       long revision = sender.finish();
       LOG.info("replayed {} events of revisions {}..{} in {} transactions", deltas.events(),
           plan.full().endRevision() + 1, deltas.sourceRevision(), sender.transactions());
+      if (revision != deltas.sourceRevision()) {
+        // only when a whole batch was deletes of absent keys (no revision taken): the leader
+        // then takes a full snapshot before its first delta (SnapshotScheduler)
+        LOG.warn("the replay ended at revision {}, not at the last delta's {}", revision,
+            deltas.sourceRevision());
+      }
+      if (revision > fullRevision) {
+        try {
+          temp.client().compact(revision);
+        } catch (EtcdException e) {
+          throw new RestoreException("cannot compact the restored database at revision "
+              + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
+        }
+      }
       return revision;
     }
   }

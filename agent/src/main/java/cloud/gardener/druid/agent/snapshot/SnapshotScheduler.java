@@ -132,6 +132,16 @@ public final class SnapshotScheduler implements AutoCloseable {
         .filter(s -> !s.isFull() && s.startRevision() > lastFull.get().endRevision())
         .sorted(Snapshot.ORDER).toList());
     long last = existing.stream().mapToLong(Snapshot::endRevision).max().orElse(0);
+    long current = etcd.revision();
+    if (current < last) {
+      // behind the store (a restore whose replay took fewer revisions than the deltas, or a
+      // data directory older than the backups): revisions after `current` would be written
+      // with other content than the store's, so the history restarts with a full snapshot
+      LOG.info("etcd is at revision {}, behind the store's {}: taking a full snapshot",
+          current, last);
+      takeFullAndRestartDeltas(false);
+      return;
+    }
     startDeltas(last + 1);
     nextFull = nextFullAfter(lastFull.get().createdOn());
     LOG.info("this member leads: deltas from revision {}, next full snapshot at {}", last + 1,

@@ -113,6 +113,24 @@ class SingleMemberAgentIT {
       assertThat(agent.get(AgentApi.HEALTHZ).body()).isEqualTo("{\"health\":true}");
       assertThat(JSON.readTree(agent.get(AgentApi.CONFIG).body()).path("initial-cluster-state")
           .asText()).isEqualTo("new");
+
+      long lastDelta = JSON.readTree(agent.get(AgentApi.SNAPSHOT_LATEST).body())
+          .path("deltaSnapshots").findValues("endRevision").stream()
+          .mapToLong(JsonNode::asLong).max().orElseThrow();
+      assertThat(etcd.revision()).as("the replay ends at the last delta's revision")
+          .isEqualTo(lastDelta);
+      etcd.client().getKVClient().put(cloud.gardener.druid.agent.testing.LocalEtcd.bytes(
+          "/after-restore"), cloud.gardener.druid.agent.testing.LocalEtcd.bytes("x"))
+          .get(10, TimeUnit.SECONDS);
+      long written = etcd.revision();
+      Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> JSON.readTree(
+          agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("deltaSnapshots")
+          .findValues("endRevision").stream().anyMatch(r -> r.asLong() >= written));
+      assertThat(JSON.readTree(agent.get(AgentApi.SNAPSHOT_LATEST).body())
+          .path("deltaSnapshots").findValues("startRevision").stream()
+          .mapToLong(JsonNode::asLong).max().orElseThrow())
+          .as("the first delta after the restore holds only the new write, no replayed event")
+          .isEqualTo(written);
     }
   }
 

@@ -41,13 +41,18 @@ class DeltaReaderTest {
     LocalSnapshotStore store = new LocalSnapshotStore(dir, "p");
     RestorePlan plan = new RestorePlan(full, List.of(delta(store, 11, 60), delta(store, 61, 90)));
     List<String> keys = new ArrayList<>();
+    int batches = 0;
     // batches of 7 keys, read ahead at most about 2 batches
     try (DeltaReader reader = DeltaReader.start(store, plan, 7, 1 << 20,
-        2 * 7 * (10 + 3 + DeltaBatcher.PER_EVENT_OVERHEAD))) {
+        2 * 7 * (10 + 3 + DeltaBatcher.PER_EVENT_OVERHEAD), dir.resolve("copies"))) {
       for (DeltaBatcher.Batch batch; (batch = reader.next()) != null; ) {
         assertThat(batch.events()).hasSizeLessThanOrEqualTo(7);
         batch.events().forEach(e -> keys.add(new String(e.key(), StandardCharsets.UTF_8)));
+        batches++;
       }
+      assertThat(reader.count()).as("the first pass counts the batches the second delivers")
+          .isEqualTo(new DeltaReader.Count(batches, 90, 80));
+      assertThat(batches).isEqualTo(12);
       assertThat(reader.next()).as("the end stays the end").isNull();
       assertThat(reader.sourceRevision()).isEqualTo(90);
       assertThat(reader.events()).isEqualTo(80);
@@ -65,7 +70,7 @@ class DeltaReaderTest {
     bytes[5] ^= 1;
     Files.write(file, bytes);
     try (DeltaReader reader = DeltaReader.start(store, new RestorePlan(full,
-        List.of(first, second)), 1000, 1 << 20, 1 << 20)) {
+        List.of(first, second)), 1000, 1 << 20, 1 << 20, dir.resolve("copies"))) {
       assertThatThrownBy(() -> {
         while (reader.next() != null) {
           // drain

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.snapshot.Compressions;
+import cloud.gardener.druid.agent.snapshot.DeltaFormat;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
 import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
@@ -218,6 +220,82 @@ class SnapshotRestoreIT {
     try (LocalEtcd restored = new LocalEtcd("etcd-test-0", dataDir, work.resolve("r.log"))) {
       assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source).hasSize(2_500);
     }
+  }
+
+  /**
+   * The benchmark's finding: the replay used to take revisions after the store's last one, so
+   * the leader's first delta after a restore held every replayed event again and each later
+   * restore replayed them once more.
+   */
+  @Test
+  void theRestoreEndsAtTheLastDeltaRevisionSoTheNextDeltaHoldsOnlyNewEvents() throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "etcd-test");
+    SortedMap<String, String> source;
+    long sourceRevision;
+    try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
+        work.resolve("source.log"))) {
+      etcd.putKeys("/before/", 0, 3_000);
+      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.GZIP,
+          Clock.systemUTC(), Duration.ofMinutes(1)).take(false);
+      KV kv = etcd.client().client().getKVClient();
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(etcd.client(), store,
+          SnapshotCompression.GZIP, Clock.systemUTC(), 64 << 20, full.endRevision() + 1,
+          () -> { })) {
+        // several batches of the replay (2,000 keys each), with transactions of many events
+        etcd.putKeys("/after/", 0, 2_500);
+        kv.txn().Then(Op.put(bytes("/txn/a"), bytes("1"), PutOption.DEFAULT),
+            Op.put(bytes("/txn/b"), bytes("2"), PutOption.DEFAULT),
+            Op.delete(bytes("/before/1"), DeleteOption.DEFAULT),
+            Op.delete(bytes("/after/2"), DeleteOption.DEFAULT),
+            Op.put(bytes("/before/3"), bytes("changed"), PutOption.DEFAULT)).commit().get();
+        awaitFlushed(deltas, etcd);
+        etcd.putKeys("/after/", 2_500, 2_000);
+        kv.txn().Then(Op.delete(bytes("/txn/a"), DeleteOption.DEFAULT),
+            Op.put(bytes("/txn/c"), bytes("3"), PutOption.DEFAULT)).commit().get();
+        awaitFlushed(deltas, etcd);
+      }
+      source = LocalEtcd.dump(etcd.client());
+      sourceRevision = etcd.client().revision();
+    }
+
+    RestorePlan first = restore(store, "restored");
+    assertThat(first.lastRevision()).isEqualTo(sourceRevision);
+    try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
+        work.resolve("restored.log"))) {
+      assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source);
+      assertThat(restored.client().revision()).as("the revision the source had")
+          .isEqualTo(sourceRevision);
+      // what the leader does after the restore: deltas from the store's last revision + 1
+      try (DeltaSnapshotter deltas = new DeltaSnapshotter(restored.client(), store,
+          SnapshotCompression.GZIP, Clock.systemUTC(), 64 << 20, first.lastRevision() + 1,
+          () -> { })) {
+        restored.client().client().getKVClient().put(bytes("/new"), bytes("x")).get();
+        awaitFlushed(deltas, restored);
+      }
+      source = LocalEtcd.dump(restored.client());
+    }
+    Snapshot next = store.list().stream().filter(s -> !s.isFull())
+        .max(Snapshot.ORDER).orElseThrow();
+    try (var in = Compressions.decompress(next, store.open(next))) {
+      assertThat(DeltaFormat.read(in, next.fileName())).as("only the write after the restore")
+          .extracting(e -> new String(e.key(), java.nio.charset.StandardCharsets.UTF_8))
+          .containsExactly("/new");
+    }
+
+    RestorePlan second = restore(store, "restored-again");
+    assertThat(second.deltas()).hasSize(first.deltas().size() + 1);
+    try (LocalEtcd again = new LocalEtcd("etcd-test-0", work.resolve("restored-again"),
+        work.resolve("restored-again.log"))) {
+      assertThat(LocalEtcd.dump(again.client())).isEqualTo(source);
+      assertThat(again.client().revision()).isEqualTo(sourceRevision + 1)
+          .isEqualTo(second.lastRevision());
+    }
+  }
+
+  private RestorePlan restore(LocalSnapshotStore store, String dir) throws Exception {
+    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
+        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve(dir));
+    return new Restorer(store, TestConfigs.tuning(), member).restore(d -> { }).orElseThrow();
   }
 
   private static void awaitFlushed(DeltaSnapshotter deltas, LocalEtcd etcd) throws Exception {

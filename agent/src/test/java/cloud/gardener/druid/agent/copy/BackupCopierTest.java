@@ -9,15 +9,13 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
+import cloud.gardener.druid.testenv.time.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -222,7 +220,7 @@ class BackupCopierTest {
     inSource(FULL_A, 100);
     Snapshot notYet = Snapshot.full(0, 30, T0.plusSeconds(3600), Compression.GZIP, false);
     inSource(notYet, 100);
-    StepClock clock = new StepClock();
+    ManualClock clock = new ManualClock(T0.plusSeconds(7200));
     AtomicInteger sleeps = new AtomicInteger();
     List<Optional<String>> progress = new ArrayList<>();
     BackupCopier[] self = new BackupCopier[1];
@@ -255,7 +253,7 @@ class BackupCopierTest {
   void aTimeoutWaitingForTheFinalSnapshotCopiesAnyway() throws Exception {
     inSource(FULL_A, 100);
     inSource(DELTA_A1, 100);
-    StepClock clock = new StepClock();
+    ManualClock clock = new ManualClock(T0.plusSeconds(7200));
     List<Duration> sleeps = new ArrayList<>();
     BackupCopier copier = new BackupCopier(source, target, 2, clock, d -> {
       sleeps.add(d);
@@ -272,7 +270,7 @@ class BackupCopierTest {
 
   @Test
   void withoutATimeoutTheWaitGoesOnAndAnEmptySourceIsWaitedFor() throws Exception {
-    StepClock clock = new StepClock();
+    ManualClock clock = new ManualClock(T0.plusSeconds(7200));
     AtomicInteger sleeps = new AtomicInteger();
     BackupCopier copier = new BackupCopier(source, target, 2, clock, d -> {
       clock.advance(Duration.ofDays(1));
@@ -297,30 +295,6 @@ class BackupCopierTest {
     }
   }
 
-  /** A clock that moves only when told. */
-  private static final class StepClock extends Clock {
-
-    private Instant now = T0.plusSeconds(7200);
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-  }
 
   /** Forwards to a store; subclasses change what they test. */
   private static class ForwardingStore implements SnapshotStore {

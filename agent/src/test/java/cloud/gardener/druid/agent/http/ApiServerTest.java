@@ -9,6 +9,7 @@ import cloud.gardener.druid.api.AgentApi;
 import cloud.gardener.druid.api.tls.Certificates;
 import cloud.gardener.druid.api.tls.Certificates.Issued;
 import cloud.gardener.druid.api.tls.Certificates.Use;
+import cloud.gardener.druid.testenv.time.ManualClock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -21,10 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +58,7 @@ class ApiServerTest {
   private final Issued ca = Certificates.ca("agent-api-ca", NOW.minus(1, ChronoUnit.HOURS),
       NOW.plus(1, ChronoUnit.DAYS));
   private final Issued operator = client(ca, AgentApi.OPERATOR_CLIENT_NAME);
-  private final MutableClock clock = new MutableClock();
+  private final ManualClock clock = new ManualClock(NOW);
   private final CountDownLatch release = new CountDownLatch(1);
   private final CountDownLatch longStarted = new CountDownLatch(SLOTS);
   private ApiServer server;
@@ -242,26 +241,4 @@ class ApiServerTest {
     }
   }
 
-  private static final class MutableClock extends Clock {
-    private volatile Instant now = NOW;
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  }
 }

@@ -3,13 +3,12 @@ package cloud.gardener.druid.operator.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.testenv.time.ManualClock;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,23 +17,7 @@ import org.junit.jupiter.api.Test;
 class UserCaSecretsTest {
 
   private final List<String> reads = new ArrayList<>();
-  private Instant now = Instant.parse("2026-12-01T10:00:00Z");
-  private final Clock clock = new Clock() {
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  };
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
   private double random = 1.0;
   private final UserCaSecrets secrets = new UserCaSecrets((ns, name) -> {
     reads.add(ns + "/" + name);
@@ -53,16 +36,16 @@ class UserCaSecretsTest {
   void anIdleEtcdReadsItsCaOnceUntilTheTtlPasses() {
     Secret first = secrets.of(etcd("a", 1), "ca");
     for (int resync = 0; resync < 19; resync++) {
-      now = now.plusSeconds(30);
+      clock.advance(Duration.ofSeconds(30));
       assertThat(secrets.of(etcd("a", 1), "ca")).isSameAs(first);
     }
     assertThat(reads).containsExactly("ns/ca");
 
     // 10 min + up to 10% jitter (here all of it: 11 min)
-    now = Instant.parse("2026-12-01T10:10:59Z");
+    clock.set(Instant.parse("2026-12-01T10:10:59Z"));
     secrets.of(etcd("a", 1), "ca");
     assertThat(reads).hasSize(1);
-    now = Instant.parse("2026-12-01T10:11:00Z");
+    clock.set(Instant.parse("2026-12-01T10:11:00Z"));
     assertThat(secrets.of(etcd("a", 1), "ca")).isNotSameAs(first);
     assertThat(reads).hasSize(2);
   }

@@ -5,10 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.operator.task.OperationRunner.Failed;
 import cloud.gardener.druid.operator.task.OperationRunner.Succeeded;
-import java.time.Clock;
+import cloud.gardener.druid.testenv.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,23 +19,7 @@ class OperationRunnerTest {
 
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-  Instant now = T0;
-  final Clock clock = new Clock() {
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  };
+  final ManualClock clock = new ManualClock(T0);
   final OperationRunner runner = new OperationRunner(clock);
 
   @AfterEach
@@ -70,7 +53,7 @@ class OperationRunnerTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> started.getCount() == 0);
     assertThat(runner.poll("t")).as("before the deadline").isEmpty();
     assertThat(runner.running("t")).isTrue();
-    now = T0.plusSeconds(60);
+    clock.set(T0.plusSeconds(60));
     assertThat(runner.poll("t")).hasValueSatisfying(r -> {
       assertThat(r).isInstanceOf(Failed.class);
       assertThat(((Failed) r).error().code()).isEqualTo(TaskError.TIMEOUT);

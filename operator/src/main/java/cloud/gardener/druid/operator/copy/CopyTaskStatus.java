@@ -71,9 +71,8 @@ final class CopyTaskStatus {
       return Optional.of(Conditions.of(PROGRESSING, "True", "Copying",
           progress.orElse("the copy has not said how far it is yet")));
     }
-    Optional<Condition> before = previous == null ? Optional.empty() : previous.stream()
-        .filter(c -> PROGRESSING.equals(c.getType()) && "False".equals(c.getStatus()))
-        .findFirst();
+    Optional<Condition> before = Condition.find(previous, PROGRESSING)
+        .filter(c -> "False".equals(c.getStatus()));
     return Optional.of(Conditions.of(PROGRESSING, "False", "Finished", progress
         .or(() -> before.map(Condition::getMessage))
         .orElse(NO_LAST_WORD)));

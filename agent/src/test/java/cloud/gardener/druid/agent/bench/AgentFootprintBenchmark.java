@@ -71,12 +71,15 @@ public final class AgentFootprintBenchmark {
   private final HttpClient http = HttpClient.newBuilder()
       .connectTimeout(Duration.ofSeconds(2)).build();
   private final Path work;
+  private final String java;
   private final List<String> jvm;
   private final List<String> agentMain;
   private final List<String[]> rows = new ArrayList<>();
 
-  private AgentFootprintBenchmark(Path work, List<String> jvm, List<String> agentMain) {
+  private AgentFootprintBenchmark(Path work, String java, List<String> jvm,
+      List<String> agentMain) {
     this.work = work;
+    this.java = java;
     this.jvm = jvm;
     this.agentMain = agentMain;
   }
@@ -85,6 +88,7 @@ public final class AgentFootprintBenchmark {
     int sizeMib = 1024;
     int deltas = 100_000;
     String jvm = memberJvmOptions();
+    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     boolean keep = false;
     // without --jar: this class path (its jars' directories and logback-test.xml differ from
     // the image's one jar and logging, and cost memory the member does not pay)
@@ -97,18 +101,20 @@ public final class AgentFootprintBenchmark {
         deltas = Integer.parseInt(arg.substring(9));
       } else if (arg.startsWith("--jvm=")) {
         jvm = arg.substring(6);
+      } else if (arg.startsWith("--java=")) {
+        java = arg.substring(7);
       } else if (arg.startsWith("--jar=")) {
         agentMain = List.of("-jar", arg.substring(6), "agent");
       } else if (arg.equals("--keep")) {
         keep = true;
       } else {
         throw new IllegalArgumentException("unknown option " + arg
-            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --jar=druid.jar --keep)");
+            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --java=JAVA --jar=druid.jar --keep)");
       }
     }
     Path work = Files.createTempDirectory("druid-footprint");
     try {
-      new AgentFootprintBenchmark(work, List.of(jvm.trim().split("\\s+")), agentMain)
+      new AgentFootprintBenchmark(work, java, List.of(jvm.trim().split("\\s+")), agentMain)
           .run(sizeMib, deltas);
     } finally {
       if (keep) {
@@ -224,7 +230,7 @@ public final class AgentFootprintBenchmark {
     // a member's default, as upstream's (the operator compresses only when the Etcd asks)
     args.add("--compress-snapshots=false");
     List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java);
     command.addAll(jvm);
     command.addAll(agentMain);
     command.addAll(args);
@@ -381,9 +387,9 @@ public final class AgentFootprintBenchmark {
 
   private void print(int sizeMib) {
     System.out.printf(
-        "%nagent: %s%nagent JVM options: %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
+        "%nagent: %s%nagent JVM: %s %s%ndatabase %d MiB%n%-100s %-10s %-22s %s%n",
         agentMain.get(0).equals("-jar") ? agentMain.get(1) : "the test class path",
-        String.join(" ", jvm), sizeMib, "figure", "agent", "reference", "target (issue 18)");
+        java, String.join(" ", jvm), sizeMib, "figure", "agent", "reference", "target (issue 18)");
     for (String[] r : rows) {
       System.out.printf("%-100s %-10s %-22s %s%n", (Object[]) r);
     }

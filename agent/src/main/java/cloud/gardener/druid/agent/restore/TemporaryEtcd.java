@@ -33,6 +33,7 @@ public final class TemporaryEtcd implements AutoCloseable {
 
   private final EtcdProcess process;
   private final MemberClient client;
+  private boolean closed;
 
   private TemporaryEtcd(EtcdProcess process, MemberClient client) {
     this.process = process;
@@ -65,8 +66,8 @@ public final class TemporaryEtcd implements AutoCloseable {
         "--warning-apply-duration=1h",
         "--log-level=error"), Redirect.appendTo(log.toFile()));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    // built while etcd opens its database; it connects on its first call
-    MemberClient client = new MemberClient(clientUrl, Optional.empty());
+    // its channel is built while etcd opens its database; it connects on its first call
+    MemberClient client = new MemberClient(clientUrl, Optional.empty()).warmUp();
     TemporaryEtcd etcd = new TemporaryEtcd(process, client);
     awaitListening(etcd, clientUrl, deadline, log);
     etcd.awaitReady(log, deadline);
@@ -136,6 +137,10 @@ public final class TemporaryEtcd implements AutoCloseable {
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     client.close();
     process.stop(Duration.ofSeconds(30));
   }

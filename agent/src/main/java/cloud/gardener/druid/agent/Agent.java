@@ -107,10 +107,11 @@ public final class Agent implements AutoCloseable {
     if (plan.isEmpty()) {
       return stopping ? 0 : EXIT_GUARD_MISMATCH;
     }
+    startEtcd(plan.get());
     if (plan.get().outcome() == StartPlan.Outcome.RESTORED) {
+      // while etcd opens the restored database, not before etcd starts
       HeapRelease.now();
     }
-    startEtcd(plan.get());
     startServices(plan.get());
     int code = etcd.exit().join();
     if (stopping) {

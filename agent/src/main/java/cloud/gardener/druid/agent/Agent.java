@@ -35,6 +35,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -68,6 +70,8 @@ public final class Agent implements AutoCloseable {
   private volatile Map<String, String> etcdConfig = Map.of();
   private volatile EtcdProcess etcd;
   private volatile MemberClient client;
+  /** The client of this member's etcd, built while the agent initialises. */
+  private final CompletableFuture<MemberClient> warmClient = new CompletableFuture<>();
   private volatile SnapshotScheduler scheduler;
   private volatile boolean stopping;
   private CronRunner defrag;
@@ -79,6 +83,23 @@ public final class Agent implements AutoCloseable {
     this.config = config;
     this.etcdOutput = etcdOutput;
     this.store = config.store().<SnapshotStore>map(LazySnapshotStore::new);
+    Thread warmUp = new Thread(this::buildClient, "etcd client warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
+  }
+
+  /**
+   * Builds the etcd client and its gRPC channel while the API starts and the data directory
+   * is initialised: on a cold JVM that costs about half a second, which /healthz would
+   * otherwise wait for after etcd is up.
+   */
+  private void buildClient() {
+    try {
+      warmClient.complete(new MemberClient(config.member().localClientUrl(),
+          config.member().clientTls()).warmUp());
+    } catch (RuntimeException e) {
+      warmClient.completeExceptionally(e);
+    }
   }
 
   public int run() throws Exception {
@@ -86,10 +107,11 @@ public final class Agent implements AutoCloseable {
     if (plan.isEmpty()) {
       return stopping ? 0 : EXIT_GUARD_MISMATCH;
     }
+    startEtcd(plan.get());
     if (plan.get().outcome() == StartPlan.Outcome.RESTORED) {
+      // while etcd opens the restored database, not before etcd starts
       HeapRelease.now();
     }
-    startEtcd(plan.get());
     startServices(plan.get());
     int code = etcd.exit().join();
     if (stopping) {
@@ -156,7 +178,20 @@ public final class Agent implements AutoCloseable {
         etcdOutput);
     // not yet listening: the client's first call would back off and /healthz answer late
     etcd.awaitListening(config.member().localClientUrl(), Duration.ofSeconds(60));
-    client = new MemberClient(config.member().localClientUrl(), config.member().clientTls());
+    client = awaitClient();
+    // connects while etcd finishes its start: the first /healthz finds the channel ready
+    client.connectAhead();
+  }
+
+  private MemberClient awaitClient() {
+    try {
+      return warmClient.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
   }
 
   private void startServices(StartPlan plan) {
@@ -274,7 +309,8 @@ public final class Agent implements AutoCloseable {
     if (etcd != null && etcd.isAlive()) {
       LeaderHandOver.ifLeader(client, LEADER_TRANSFER_TIMEOUT);
     }
-    closeQuietly(client);
+    // the client is closed now, or as soon as its warm-up ends
+    warmClient.thenAccept(Agent::closeQuietly);
     if (etcd != null) {
       LOG.info("stopping: the agent's watches and etcd client are closed; sending SIGTERM to"
           + " etcd");

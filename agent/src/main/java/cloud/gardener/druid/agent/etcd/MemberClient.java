@@ -44,6 +44,28 @@ public final class MemberClient implements AutoCloseable {
     return client;
   }
 
+  /**
+   * Builds the client's event loops, gRPC channel and service stubs now, without connecting
+   * (an idle channel connects on its first call), so that a cold JVM does not pay for them
+   * on the first call after etcd is up.
+   */
+  public MemberClient warmUp() {
+    client.getKVClient();
+    client.getMaintenanceClient();
+    client.getClusterClient();
+    return this;
+  }
+
+  /**
+   * Starts connecting now with a status and a member list request whose answers nobody waits for: the connection
+   * and the first call's code paths are ready when the first real call comes. Call it once
+   * etcd listens (a refused connection makes the channel back off for a second).
+   */
+  public void connectAhead() {
+    client.getMaintenanceClient().statusMember(endpoint.toString()).exceptionally(e -> null);
+    client.getClusterClient().listMember().exceptionally(e -> null);
+  }
+
   public URI endpoint() {
     return endpoint;
   }

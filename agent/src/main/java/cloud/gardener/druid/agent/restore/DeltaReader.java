@@ -38,6 +38,7 @@ import java.util.zip.ZipException;
 final class DeltaReader implements AutoCloseable {
 
   private static final Object END = new Object();
+  private static final long CLOSE_WAIT_MILLIS = 30_000;
 
   private record Failure(Exception error) {
   }
@@ -201,8 +202,17 @@ final class DeltaReader implements AutoCloseable {
     return (int) Math.max(1, bytes >> 10);
   }
 
+  /**
+   * Stops the reader and waits for it (bounded): a reader still copying a delta after a
+   * failed restore would recreate the work directory the restore just deleted.
+   */
   @Override
   public void close() {
     thread.interrupt();
+    try {
+      thread.join(CLOSE_WAIT_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

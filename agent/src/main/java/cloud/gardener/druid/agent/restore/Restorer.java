@@ -306,6 +306,7 @@ public final class Restorer {
         LOG.warn("the replay ended at revision {}, not at the last delta's {}", revision,
             deltas.sourceRevision());
       }
+      long compactStarted = System.nanoTime();
       if (revision > fullRevision) {
         try {
           temp.client().compact(revision);
@@ -314,6 +315,11 @@ public final class Restorer {
               + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
         }
       }
+      long stopStarted = System.nanoTime();
+      LOG.info("compacted at revision {} in {} ms", revision,
+          (stopStarted - compactStarted) / 1_000_000);
+      temp.close();
+      LOG.info("temporary etcd stopped in {} ms", (System.nanoTime() - stopStarted) / 1_000_000);
       return revision;
     }
   }

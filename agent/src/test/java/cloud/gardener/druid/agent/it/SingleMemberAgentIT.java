@@ -138,6 +138,18 @@ class SingleMemberAgentIT {
   void anUncleanExitIsFollowedByAFullValidationAndTheDataIsKept() throws Exception {
     try (AgentProcess agent = startAgent("agent-1.log"); MemberClient etcd = etcd()) {
       putKeys(etcd, "/k/", 0, 100);
+      assertThat(agent.get(AgentApi.HEALTHZ).statusCode()).isEqualTo(200);
+      // the agent's client is connected: /healthz must still ask etcd, not the connection
+      long etcdPid = agent.process().descendants().findFirst().orElseThrow().pid();
+      signal("STOP", etcdPid);
+      try {
+        assertThat(agent.get(AgentApi.HEALTHZ).statusCode()).as("/healthz of a frozen etcd")
+            .isEqualTo(503);
+      } finally {
+        signal("CONT", etcdPid);
+      }
+      Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+          .until(() -> agent.get(AgentApi.HEALTHZ).statusCode() == 200);
       agent.kill();
     }
     assertThat(work.resolve("data/new.etcd/druid-etcd-running")).exists();
@@ -176,6 +188,8 @@ class SingleMemberAgentIT {
           .contains("backup store s3://backups/default--etcd-test/v2/: cannot list")
           .contains("the data directory was left unchanged");
       assertThat(work.resolve("data")).isEmptyDirectory();
+      assertThat(agent.get(AgentApi.HEALTHZ).statusCode()).as("/healthz before etcd runs")
+          .isEqualTo(503);
 
       try (S3ProxyServer back = new S3ProxyServer(work.resolve("s3"), s3Port)) {
         agent.awaitReady(Duration.ofSeconds(90));
@@ -188,6 +202,11 @@ class SingleMemberAgentIT {
         agent.stop();
       }
     }
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start()
+        .waitFor()).as("kill -" + signal).isZero();
   }
 
   static void putKeys(MemberClient etcd, String prefix, int from, int count) throws Exception {

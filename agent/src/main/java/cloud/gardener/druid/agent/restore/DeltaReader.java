@@ -6,6 +6,7 @@ import cloud.gardener.druid.agent.snapshot.DeltaFormat;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
+import cloud.gardener.druid.agent.util.HeapCeiling;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,6 +80,8 @@ final class DeltaReader implements AutoCloseable {
   static DeltaReader start(SnapshotStore store, RestorePlan plan, int maxKeys, long maxBytes,
       long budgetBytes, Path copies) {
     DeltaReader reader = new DeltaReader(store, plan, maxKeys, maxBytes, budgetBytes, copies);
+    // the batches outlive young collections; JDK 25's Serial GC would let the dead ones pile up
+    HeapCeiling.watch();
     reader.thread.start();
     return reader;
   }

@@ -7,7 +7,9 @@ package cloud.gardener.druid.api.member;
  * node: {@value #BASE_HEAP_MIB} MiB (full snapshots stream, a restore holds at most 32 MiB of
  * prepared transactions) plus twice the delta snapshot memory limit (the buffered events and
  * their serialised form). Serial GC, a small initial heap that shrinks at once in the full
- * collection the agent runs after a restore or a full snapshot, a young generation of a
+ * collections the agent runs after a restore, a full snapshot, or when the old generation grew
+ * (agent/util/HeapCeiling: Java 25's Serial GC grows it where JDK 17's collected), a young
+ * generation of a
  * seventh of the heap (an idle agent allocates little; the default third kept 5 MiB more
  * resident for nothing), two JIT threads on any node
  * (C2 stays: SHA-256 is an intrinsic only there, and C1 alone hashed 15 times slower), native

@@ -118,10 +118,14 @@ jdk_version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n '
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.crypto.ec,jdk.httpserver,jdk.unsupported,java.security.jgss,jdk.management
 # zip-6 jimage: 23 MiB smaller than an uncompressed one, and with the AOT cache the classes a
 # member loads come from the cache, so decompression costs no measurable start time
-# (docs/benchmarks.md). The default CDS archive serves JVMs the cache does not fit (e.g. with
-# other flags). classes_nocoops.jsa (heaps over 32 GiB) is dropped.
-if ((jdk_major >= 25)); then compress=zip-6; else compress=2; fi
-jlink_options="--strip-debug --no-header-files --no-man-pages --compress=$compress --generate-cds-archive"
+# (docs/benchmarks.md). No default CDS archive beside the AOT cache: a JVM that refuses the
+# cache runs without any CDS, so it would only serve a `java` run without the entry point.
+# The JDK 17 fallback gets one (classes_nocoops.jsa, for heaps over 32 GiB, is dropped).
+if ((jdk_major >= 25)); then
+  jlink_options="--strip-debug --no-header-files --no-man-pages --compress=zip-6"
+else
+  jlink_options="--strip-debug --no-header-files --no-man-pages --compress=2 --generate-cds-archive"
+fi
 jre_key=$(printf '%s\n' "$jdk_version" "$modules" "$jlink_options" "jre-v2" | hashof)
 jre="$cache/jre-$jre_key.tar"
 if [ ! -f "$jre" ]; then

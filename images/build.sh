@@ -105,15 +105,16 @@ if [ -z "$jdk" ]; then
     d=${d%/}; m=$(java_major "$d")
     [ -x "$d/bin/jlink" ] && [ "${m:-0}" -ge 25 ] && printf '%s %s\n' "$(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$d/release")" "$d"
   done | sort -V | tail -n1 | cut -d' ' -f2 || true)
-  if [ -z "$jdk" ]; then
-    jdk=$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")
-    echo "druid: WARNING: no JDK 25 or later found (set DRUID_IMAGE_JDK or install one under /usr/lib/jvm);" \
-      "the image's runtime is jlinked from the build JDK $jdk, with its default CDS archive but WITHOUT an AOT cache:" \
-      "the agent starts about twice as slowly" >&2
-  fi
+  # none: the build JDK
+  [ -n "$jdk" ] || jdk=$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")
 fi
 [ -x "$jdk/bin/jlink" ] || fail "no jlink in $jdk (DRUID_IMAGE_JDK must be a JDK, not a runtime)"
 jdk_major=$(java_major "$jdk")
+if ((jdk_major < 25)); then
+  echo "druid: WARNING: the image's runtime is jlinked from $jdk (Java $jdk_major): no JDK 25 or later" \
+    "(DRUID_IMAGE_JDK, /usr/lib/jvm/*). The image gets its default CDS archive but NO AOT cache:" \
+    "the agent needs about twice the CPU time to start (docs/benchmarks.md)." >&2
+fi
 jdk_version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.crypto.ec,jdk.httpserver,jdk.unsupported,java.security.jgss,jdk.management
 # zip-6 jimage: 23 MiB smaller than an uncompressed one, and with the AOT cache the classes a

@@ -41,7 +41,7 @@ done
 if [ -n "$context" ]; then
   bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
   mkdir -p "$context"
-  cp "$here/Containerfile" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
+  cp "$here/Containerfile" "$here/aot-train.sh" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
   [ "$(basename "$jar")" = druid.jar ] || mv "$context/$(basename "$jar")" "$context/druid.jar"
   step "build context for images/Containerfile written to $context"
   echo "$context" >&3

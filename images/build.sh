@@ -8,11 +8,13 @@
 #   images/build.sh --context DIR    # only writes a build context for images/Containerfile
 #
 # Layers, least changing first: Debian libraries (mmdebstrap of libc6, libgcc-s1,
-# libstdc++6, zlib1g; cached by package list), a jlink runtime of the build JDK (cached by
-# JDK version and module list), etcd + etcdutl (testenv/controlplane/build.sh), the jar.
+# libstdc++6, zlib1g; cached by package list), a jlink runtime of a JDK 25 (cached by JDK
+# version, module list and jlink options), etcd + etcdutl (testenv/controlplane/build.sh),
+# the jar with its AOT cache from a training run (images/aot-train.sh).
 # Every layer is a tar with sorted names, fixed mtimes and numeric root ownership,
-# gzip -n: the same inputs give the same digest. The lower three layers are cached by
-# their inputs, the image by the hash of all inputs.
+# gzip -n: the same inputs give the same digest, except the jar layer (the AOT cache records
+# a timed run). The lower three layers are cached by their inputs, the image by the hash of
+# all inputs (aot-train.sh among them).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -113,7 +115,7 @@ jdk_major=$(java_major "$jdk")
 if ((jdk_major < 25)); then
   echo "druid: WARNING: the image's runtime is jlinked from $jdk (Java $jdk_major): no JDK 25 or later" \
     "(DRUID_IMAGE_JDK, /usr/lib/jvm/*). The image gets its default CDS archive but NO AOT cache:" \
-    "the agent needs about twice the CPU time to start (docs/benchmarks.md)." >&2
+    "the agent needs about 2.5 times the CPU time to start (docs/benchmarks.md)." >&2
 fi
 jdk_version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.crypto.ec,jdk.httpserver,jdk.unsupported,java.security.jgss,jdk.management

@@ -8,11 +8,13 @@
 #   images/build.sh --context DIR    # only writes a build context for images/Containerfile
 #
 # Layers, least changing first: Debian libraries (mmdebstrap of libc6, libgcc-s1,
-# libstdc++6, zlib1g; cached by package list), a jlink runtime of the build JDK (cached by
-# JDK version and module list), etcd + etcdutl (testenv/controlplane/build.sh), the jar.
+# libstdc++6, zlib1g; cached by package list), a jlink runtime of a JDK 25 (cached by JDK
+# version, module list and jlink options), etcd + etcdutl (testenv/controlplane/build.sh),
+# the jar with its AOT cache from a training run (images/aot-train.sh).
 # Every layer is a tar with sorted names, fixed mtimes and numeric root ownership,
-# gzip -n: the same inputs give the same digest. The lower three layers are cached by
-# their inputs, the image by the hash of all inputs.
+# gzip -n: the same inputs give the same digest, except the jar layer (the AOT cache records
+# a timed run). The lower three layers are cached by their inputs, the image by the hash of
+# all inputs (aot-train.sh among them).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -41,7 +43,7 @@ done
 if [ -n "$context" ]; then
   bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
   mkdir -p "$context"
-  cp "$here/Containerfile" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
+  cp "$here/Containerfile" "$here/aot-train.sh" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
   [ "$(basename "$jar")" = druid.jar ] || mv "$context/$(basename "$jar")" "$context/druid.jar"
   step "build context for images/Containerfile written to $context"
   echo "$context" >&3
@@ -94,20 +96,60 @@ if [ ! -f "$base" ]; then
   rm -rf "$t"
 fi
 
-# 2. A trimmed Java runtime of the build JDK.
+# 2. A trimmed Java runtime: jlinked from a JDK >= 25 ($DRUID_IMAGE_JDK, else the newest
+# /usr/lib/jvm/* of version 25 or later), so that the image can carry an AOT cache (JEP 483,
+# 514, 515: classes loaded and linked, method profiles, from a training run, step 4). Without
+# one, the build JDK (17), with its default CDS archive at least.
+java_major() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
+jdk=${DRUID_IMAGE_JDK:-}
+if [ -z "$jdk" ]; then
+  jdk=$(for d in /usr/lib/jvm/*/; do
+    d=${d%/}; m=$(java_major "$d")
+    [ -x "$d/bin/jlink" ] && [ "${m:-0}" -ge 25 ] && printf '%s %s\n' "$(sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$d/release")" "$d"
+  done | sort -V | tail -n1 | cut -d' ' -f2 || true)
+  # none: the build JDK
+  [ -n "$jdk" ] || jdk=$(dirname "$(dirname "$(readlink -f "$(command -v jlink)")")")
+fi
+[ -x "$jdk/bin/jlink" ] || fail "no jlink in $jdk (DRUID_IMAGE_JDK must be a JDK, not a runtime)"
+jdk_major=$(java_major "$jdk")
+if ((jdk_major < 25)); then
+  echo "druid: WARNING: the image's runtime is jlinked from $jdk (Java $jdk_major): no JDK 25 or later" \
+    "(DRUID_IMAGE_JDK, /usr/lib/jvm/*). The image gets its default CDS archive but NO AOT cache:" \
+    "the agent needs about 2.5 times the CPU time to start (docs/benchmarks.md)." >&2
+fi
+jdk_version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.crypto.ec,jdk.httpserver,jdk.unsupported,java.security.jgss,jdk.management
-jdk_version=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
-jre_key=$(printf '%s\n' "$jdk_version" "$modules" "jre-v1" | hashof)
+# zip-6 jimage: 23 MiB smaller than an uncompressed one, and with the AOT cache the classes a
+# member loads come from the cache, so decompression costs no measurable start time
+# (docs/benchmarks.md). No default CDS archive beside the AOT cache: a JVM that refuses the
+# cache runs without any CDS, so it would only serve a `java` run without the entry point.
+# The JDK 17 fallback gets one (classes_nocoops.jsa, for heaps over 32 GiB, is dropped).
+if ((jdk_major >= 25)); then
+  jlink_options="--strip-debug --no-header-files --no-man-pages --compress=zip-6"
+else
+  jlink_options="--strip-debug --no-header-files --no-man-pages --compress=2 --generate-cds-archive"
+fi
+jre_key=$(printf '%s\n' "$jdk_version" "$modules" "$jlink_options" "jre-v2" | hashof)
 jre="$cache/jre-$jre_key.tar"
 if [ ! -f "$jre" ]; then
   step "linking a Java $jdk_version runtime with jlink; cached in $jre"
   t=$(mktemp -d "$cache/.tmp-jre.XXXXXX")
-  jlink --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
-    --compress=2 --output "$t/java"
+  # shellcheck disable=SC2086 # jlink_options is a word list
+  "$jdk/bin/jlink" --add-modules "$modules" $jlink_options --output "$t/java"
+  rm -f "$t/java/lib/server/classes_nocoops.jsa"
   tar -C "$t" -cf "$t/jre.tar" java
   mv "$t/jre.tar" "$jre"
   rm -rf "$t"
 fi
+
+# The JVM flags of the image's entry point. The AOT cache's training run uses the same list:
+# the cache is refused by a JVM whose GC, object header layout or compressed-pointer mode
+# differ from the training's.
+jvm_flags=(-XX:+UseSerialGC -XX:MaxRAMPercentage=70 -Xss512k -Dsun.net.inetaddr.ttl=5)
+# Netty's use of sun.misc.Unsafe and its native transport's System.load are allowed, not
+# warned about at every start (JEP 471/498, JEP 472).
+((jdk_major < 25)) || jvm_flags+=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+aot=$(((jdk_major >= 25)) && echo /opt/druid/druid.aot || true)
 
 # 3. etcd and etcdutl of the supported version (built and cached by the control-plane script).
 bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
@@ -117,7 +159,7 @@ etcd_version=$(awk '$1=="etcd" {print $2}' "$bin_dir/VERSIONS")
 jar_sbom=${DRUID_JAR_SBOM:-$here/target/druid-jar.cdx.json}
 [ -f "$jar_sbom" ] || { step "no jar SBOM at $jar_sbom (mvn -pl images -am package writes it); the image SBOM will not list the jar's libraries"; jar_sbom=""; }
 
-inputs=$( { cat "$here/build.sh"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
+inputs=$( { cat "$here/build.sh" "$here/aot-train.sh"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
   printf '%s\n' "$tag" "$version" "$revision" "$epoch"; } | hashof)
 out="$cache/$name-$tag-$inputs.oci.tar"
 if [ -f "$out" ]; then
@@ -191,13 +233,32 @@ stage_base() {
 stage_jre() { mkdir -p "$1/opt"; tar -xf "$jre" -C "$1/opt"; }
 # Layer 3: etcd, etcdutl.
 stage_etcd() { mkdir -p "$1/usr/local/bin"; install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$1/usr/local/bin/"; }
-# Layer 4: the druid jar and the SBOMs (CycloneDX: the image's, and the jar's libraries).
+# Layer 4: the druid jar, its AOT cache and the SBOMs (CycloneDX: the image's, and the jar's libraries).
 stage_druid() {
   mkdir -p "$1/opt/druid/sbom"; install -m 0644 "$jar" "$1/opt/druid/druid.jar"
+  [ -z "$aot" ] || install -m 0644 "$work/druid.aot" "$1$aot"
   [ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$1/opt/druid/sbom/druid-jar.cdx.json"
   image_sbom "$1/opt/druid/sbom/image.cdx.json"
   cp "$1/opt/druid/sbom/image.cdx.json" "$work/image.cdx.json"
 }
+# 4. The AOT cache, written by a training run of the staged runtime and jar (loopback only,
+# etcd from step 3). The cache is bound to the jar's size and mtime and the runtime's files,
+# not their paths: the staged copies get the mtimes the layers give them.
+if [ -n "$aot" ]; then
+  step "training the AOT cache (an agent restores, serves, snapshots and stops; about a minute)"
+  train_start=$(date +%s)
+  mkdir -p "$work/train"
+  tar -xf "$jre" -C "$work/train"
+  find "$work/train/java" -exec touch -h -d "@$layer_epoch" {} +
+  install -m 0644 "$jar" "$work/train/druid.jar"
+  touch -d "@$epoch" "$work/train/druid.jar"
+  # -Xmx only so that a build machine with over 45 GiB of memory still trains with
+  # compressed object pointers, as every member (heap well under 32 GiB) runs.
+  TMPDIR="$work" "$here/aot-train.sh" "$work/train/java/bin/java" "$work/train/druid.jar" "$bin_dir" \
+    "$work/druid.aot" "${jvm_flags[@]}" -Xmx256m
+  rm -rf "$work/train"
+  step "AOT cache trained in $(( $(date +%s) - train_start ))s ($(( $(stat -c %s "$work/druid.aot") / 1048576 )) MiB)"
+fi
 layer_key() { { sed -n "/^$1() {/,/^}/p" "$here/build.sh"; shift; sha256sum "$@" | cut -d' ' -f1; } | hashof; }
 add_layer stage_base "base-$(layer_key stage_base "$base")" "$layer_epoch"
 add_layer stage_jre "jre-$(layer_key stage_jre "$jre")" "$layer_epoch"
@@ -209,9 +270,9 @@ annotations=$(cat <<JSON
 {"org.opencontainers.image.title":"$name","org.opencontainers.image.description":"etcd-druid for the JVM: druid operator, druid agent, etcd $etcd_version and etcdutl","org.opencontainers.image.version":"$version","org.opencontainers.image.revision":"$revision","org.opencontainers.image.source":"https://github.com/gardener/etcd-druid","org.opencontainers.image.licenses":"Apache-2.0","org.opencontainers.image.created":"$created","org.opencontainers.image.base.name":"debian:$suite (libc6 libgcc-s1 libstdc++6 zlib1g) + jlink $jdk_version","cloud.gardener.druid.etcd.version":"$etcd_version"}
 JSON
 )
-entrypoint='["/opt/java/bin/java","-XX:+UseSerialGC","-XX:MaxRAMPercentage=70","-Xss512k","-Dsun.net.inetaddr.ttl=5","-jar","/opt/druid/druid.jar"]'
+entrypoint=$(json_list /opt/java/bin/java "${jvm_flags[@]}" ${aot:+"-XX:AOTCache=$aot"} -jar /opt/druid/druid.jar)
 config=$(cat <<JSON
-{"created":"$created","architecture":"amd64","os":"linux","config":{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","DRUID_ETCD_BIN_DIR=/usr/local/bin"],"Entrypoint":$entrypoint,"WorkingDir":"/home/nonroot","Labels":$annotations},"rootfs":{"type":"layers","diff_ids":$(json_list "${diff_ids[@]}")},"history":[{"created":"$created","created_by":"images/build.sh: debian libraries"},{"created":"$created","created_by":"images/build.sh: jlink runtime"},{"created":"$created","created_by":"images/build.sh: etcd, etcdutl"},{"created":"$created","created_by":"images/build.sh: druid.jar"}]}
+{"created":"$created","architecture":"amd64","os":"linux","config":{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","DRUID_ETCD_BIN_DIR=/usr/local/bin"],"Entrypoint":$entrypoint,"WorkingDir":"/home/nonroot","Labels":$annotations},"rootfs":{"type":"layers","diff_ids":$(json_list "${diff_ids[@]}")},"history":[{"created":"$created","created_by":"images/build.sh: debian libraries"},{"created":"$created","created_by":"images/build.sh: jlink runtime"},{"created":"$created","created_by":"images/build.sh: etcd, etcdutl"},{"created":"$created","created_by":"images/build.sh: druid.jar${aot:+, AOT cache}"}]}
 JSON
 )
 blob() { # stdin → blob, prints digest and size

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.member.MemberJvmOptions;
+import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
@@ -12,6 +14,7 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,18 +29,32 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The member image's agent (run by runc as user 65532) writes a full snapshot into a Local
- * store; a new member pod with an empty data volume restores every key from it.
+ * store; a new member pod with an empty data volume restores every key from it. Both run with
+ * the JVM options the operator gives members, and the image's AOT cache must fit them
+ * ({@code -XX:AOTMode=on} makes a cache the JVM refuses an error instead of a slow start).
  */
 @LocalKubernetes
 class ImageRestoreIT {
 
   private static final Duration LONG = Duration.ofMinutes(5);
+  /** What the operator sets for a member of default settings, and proof of the AOT cache. */
+  private static final String MEMBER_JVM_OPTIONS = MemberJvmOptions.forDeltaLimitMib(
+      Quantity.getAmountInBytes(new Quantity(EtcdDefaults.DELTA_SNAPSHOT_MEMORY_LIMIT))
+          .longValue() / (1024 * 1024))
+      + " -XX:AOTMode=on -Xlog:aot=info";
 
   @Test
   void aMemberOfTheImageRestoresFromTheLocalStore(KubernetesClient client, LocalCluster cluster,
       TestNamespace ns) throws Exception {
     try {
       restoreSteps(client, cluster);
+      for (String pod : new String[] {"writer", "reader"}) {
+        String log = Files.readString(
+            cluster.workDir().resolve("logs").resolve(ns.name() + "_" + pod + "_agent.log"));
+        assertThat(log).as("the %s agent's JVM log", pod)
+            .contains("Opened AOT cache /opt/druid/druid.aot", "Using AOT-linked classes: true")
+            .doesNotContain("sun.misc.Unsafe", "restricted method");
+      }
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(e.getMessage() + PodLogs.tails(cluster, ns.name()), e);
     }
@@ -84,6 +101,7 @@ class ImageRestoreIT {
             "--full-snapshot-schedule=0 0 1 1 *",
             // no operator here to issue the agent API's certificates: the API's test mode
             "--insecure-api")
+        .addNewEnv().withName("JAVA_TOOL_OPTIONS").withValue(MEMBER_JVM_OPTIONS).endEnv()
         .addNewEnv().withName("POD_IP").withNewValueFrom().withNewFieldRef()
         .withFieldPath("status.podIP").endFieldRef().endValueFrom().endEnv()
         .addNewEnv().withName("POD_NAMESPACE").withNewValueFrom().withNewFieldRef()

@@ -57,9 +57,10 @@ public final class MemberClient implements AutoCloseable {
   }
 
   /**
-   * Starts connecting now with a status and a member list request whose answers nobody waits for: the connection
-   * and the first call's code paths are ready when the first real call comes. Call it once
-   * etcd listens (a refused connection makes the channel back off for a second).
+   * Starts connecting now with a status and a member list request whose answers nobody waits
+   * for: the connection and the first call's code paths are ready when the first real call
+   * comes. Call it once etcd listens (a refused connection makes the channel back off for a
+   * second).
    */
   public void connectAhead() {
     client.getMaintenanceClient().statusMember(endpoint.toString()).exceptionally(e -> null);

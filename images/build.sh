@@ -10,11 +10,11 @@
 # Layers, least changing first: Debian libraries (mmdebstrap of libc6, libgcc-s1,
 # libstdc++6, zlib1g; cached by package list), a jlink runtime of a JDK 25 (cached by JDK
 # version, module list and jlink options), etcd + etcdutl (testenv/controlplane/build.sh),
-# the jar with its AOT cache from a training run (images/aot-train.sh).
+# the jar, its AOT cache from a training run (images/aot-train.sh).
 # Every layer is a tar with sorted names, fixed mtimes and numeric root ownership,
-# gzip -n: the same inputs give the same digest, except the jar layer (the AOT cache records
-# a timed run). The lower three layers are cached by their inputs, the image by the hash of
-# all inputs (aot-train.sh among them).
+# gzip -n: the same inputs give the same digest, except the AOT cache's layer (a training
+# run's profiles differ every time). The lower three layers are cached by their inputs, the
+# image by the hash of all inputs (aot-train.sh among them).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -233,10 +233,9 @@ stage_base() {
 stage_jre() { mkdir -p "$1/opt"; tar -xf "$jre" -C "$1/opt"; }
 # Layer 3: etcd, etcdutl.
 stage_etcd() { mkdir -p "$1/usr/local/bin"; install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$1/usr/local/bin/"; }
-# Layer 4: the druid jar, its AOT cache and the SBOMs (CycloneDX: the image's, and the jar's libraries).
+# Layer 4: the druid jar and the SBOMs (CycloneDX: the image's, and the jar's libraries).
 stage_druid() {
   mkdir -p "$1/opt/druid/sbom"; install -m 0644 "$jar" "$1/opt/druid/druid.jar"
-  [ -z "$aot" ] || install -m 0644 "$work/druid.aot" "$1$aot"
   [ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$1/opt/druid/sbom/druid-jar.cdx.json"
   image_sbom "$1/opt/druid/sbom/image.cdx.json"
   cp "$1/opt/druid/sbom/image.cdx.json" "$work/image.cdx.json"
@@ -264,7 +263,13 @@ add_layer stage_base "base-$(layer_key stage_base "$base")" "$layer_epoch"
 add_layer stage_jre "jre-$(layer_key stage_jre "$jre")" "$layer_epoch"
 add_layer stage_etcd "etcd-$(layer_key stage_etcd "$bin_dir/etcd" "$bin_dir/etcdutl")" "$layer_epoch"
 add_layer stage_druid "" "$epoch"
+# Layer 5: the AOT cache alone, so that the layers below keep their digests from build to
+# build (a training run's profiles differ every time).
+stage_aot() { mkdir -p "$1/opt/druid"; install -m 0644 "$work/druid.aot" "$1$aot"; }
+[ -z "$aot" ] || add_layer stage_aot "" "$epoch"
 
+aot_history=""
+[ -z "$aot" ] || aot_history=",{\"created\":\"$created\",\"created_by\":\"images/build.sh: AOT cache (training run)\"}"
 json_list() { local sep="" x; printf '['; for x in "$@"; do printf '%s"%s"' "$sep" "$x"; sep=,; done; printf ']'; }
 annotations=$(cat <<JSON
 {"org.opencontainers.image.title":"$name","org.opencontainers.image.description":"etcd-druid for the JVM: druid operator, druid agent, etcd $etcd_version and etcdutl","org.opencontainers.image.version":"$version","org.opencontainers.image.revision":"$revision","org.opencontainers.image.source":"https://github.com/gardener/etcd-druid","org.opencontainers.image.licenses":"Apache-2.0","org.opencontainers.image.created":"$created","org.opencontainers.image.base.name":"debian:$suite (libc6 libgcc-s1 libstdc++6 zlib1g) + jlink $jdk_version","cloud.gardener.druid.etcd.version":"$etcd_version"}
@@ -272,7 +277,7 @@ JSON
 )
 entrypoint=$(json_list /opt/java/bin/java "${jvm_flags[@]}" ${aot:+"-XX:AOTCache=$aot"} -jar /opt/druid/druid.jar)
 config=$(cat <<JSON
-{"created":"$created","architecture":"amd64","os":"linux","config":{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","DRUID_ETCD_BIN_DIR=/usr/local/bin"],"Entrypoint":$entrypoint,"WorkingDir":"/home/nonroot","Labels":$annotations},"rootfs":{"type":"layers","diff_ids":$(json_list "${diff_ids[@]}")},"history":[{"created":"$created","created_by":"images/build.sh: debian libraries"},{"created":"$created","created_by":"images/build.sh: jlink runtime"},{"created":"$created","created_by":"images/build.sh: etcd, etcdutl"},{"created":"$created","created_by":"images/build.sh: druid.jar${aot:+, AOT cache}"}]}
+{"created":"$created","architecture":"amd64","os":"linux","config":{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","DRUID_ETCD_BIN_DIR=/usr/local/bin"],"Entrypoint":$entrypoint,"WorkingDir":"/home/nonroot","Labels":$annotations},"rootfs":{"type":"layers","diff_ids":$(json_list "${diff_ids[@]}")},"history":[{"created":"$created","created_by":"images/build.sh: debian libraries"},{"created":"$created","created_by":"images/build.sh: jlink runtime"},{"created":"$created","created_by":"images/build.sh: etcd, etcdutl"},{"created":"$created","created_by":"images/build.sh: druid.jar"}$aot_history]}
 JSON
 )
 blob() { # stdin → blob, prints digest and size

@@ -115,10 +115,7 @@ class SnapshotRestoreIT {
     }
     assertThat(store.list()).filteredOn(s -> !s.isFull()).hasSize(4);
 
-    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
-    RestorePlan plan = new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { })
-        .orElseThrow();
+    RestorePlan plan = restore(store, "restored");
     assertThat(plan.lastRevision()).isEqualTo(sourceRevision);
 
     try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
@@ -153,9 +150,7 @@ class SnapshotRestoreIT {
     assertThat(store.list()).extracting(Snapshot::fileName).allMatch(n -> n.endsWith(".zlib"))
         .hasSize(2);
 
-    MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
-    new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { }).orElseThrow();
+    restore(store, "restored");
     try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
         work.resolve("restored.log"))) {
       assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source).hasSize(600);

@@ -306,18 +306,18 @@ public final class Restorer {
         LOG.warn("the replay ended at revision {}, not at the last delta's {}", revision,
             deltas.sourceRevision());
       }
-      long compactStarted = System.nanoTime();
       if (revision > fullRevision) {
+        long compactStarted = System.nanoTime();
         try {
           temp.client().compact(revision);
         } catch (EtcdException e) {
           throw new RestoreException("cannot compact the restored database at revision "
               + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
         }
+        LOG.info("compacted at revision {} in {} ms", revision,
+            (System.nanoTime() - compactStarted) / 1_000_000);
       }
       long stopStarted = System.nanoTime();
-      LOG.info("compacted at revision {} in {} ms", revision,
-          (stopStarted - compactStarted) / 1_000_000);
       temp.close();
       LOG.info("temporary etcd stopped in {} ms", (System.nanoTime() - stopStarted) / 1_000_000);
       return revision;

@@ -114,11 +114,8 @@ class CompactionIT {
           () -> holder(client, ns, "compacted-delta-snap"), h -> h >= lastWrite);
       assertThat(client.batch().v1().jobs().inNamespace(ns.name())
           .withName("compacted-compactor").get()).as("below the threshold").isNull();
-      client.resources(Etcd.class).inNamespace(ns.name()).withName("compacted")
-          .edit(e -> {
-            e.getSpec().getBackup().getSnapshotCompaction().setEventsThreshold((long) KEYS / 2);
-            return e;
-          });
+      EtcdEdits.edit(client, ns.name(), "compacted", e -> e.getSpec().getBackup()
+          .getSnapshotCompaction().setEventsThreshold((long) KEYS / 2));
 
       LocalSnapshotStore store = new LocalSnapshotStore(
           LocalStores.dir(settings, client.resources(Etcd.class).inNamespace(ns.name())

@@ -17,9 +17,14 @@ public final class EtcdEdits {
   }
 
   public static Etcd edit(KubernetesClient client, String name, Consumer<Etcd> change) {
+    return edit(client, client.getNamespace(), name, change);
+  }
+
+  public static Etcd edit(KubernetesClient client, String namespace, String name,
+      Consumer<Etcd> change) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return client.resources(Etcd.class).withName(name).edit(e -> {
+        return client.resources(Etcd.class).inNamespace(namespace).withName(name).edit(e -> {
           change.accept(e);
           return e;
         });

@@ -87,11 +87,8 @@ class IdleCostIT {
       assertThat(counter.since(before)).as("requests of the operator while idle").isEmpty();
 
       Map<String, Long> idleEnd = counter.counts();
-      Etcd changed = client.resources(Etcd.class).inNamespace(ns.name()).withName("idle-0")
-          .edit(e -> {
-            e.getSpec().getEtcd().setQuota(new Quantity("3Gi"));
-            return e;
-          });
+      Etcd changed = EtcdEdits.edit(client, ns.name(), "idle-0",
+          e -> e.getSpec().getEtcd().setQuota(new Quantity("3Gi")));
       long generation = changed.getMetadata().getGeneration();
       await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
         Etcd e = client.resources(Etcd.class).inNamespace(ns.name()).withName("idle-0").get();

@@ -43,7 +43,7 @@ done
 if [ -n "$context" ]; then
   bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
   mkdir -p "$context"
-  cp "$here/Containerfile" "$here/aot-train.sh" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
+  cp "$here/Containerfile" "$here/aot-train.sh" "$here/ClassFileUpgrade.java" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
   [ "$(basename "$jar")" = druid.jar ] || mv "$context/$(basename "$jar")" "$context/druid.jar"
   step "build context for images/Containerfile written to $context"
   echo "$context" >&3
@@ -159,7 +159,7 @@ etcd_version=$(awk '$1=="etcd" {print $2}' "$bin_dir/VERSIONS")
 jar_sbom=${DRUID_JAR_SBOM:-$here/target/druid-jar.cdx.json}
 [ -f "$jar_sbom" ] || { step "no jar SBOM at $jar_sbom (mvn -pl images -am package writes it); the image SBOM will not list the jar's libraries"; jar_sbom=""; }
 
-inputs=$( { cat "$here/build.sh" "$here/aot-train.sh"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
+inputs=$( { cat "$here/build.sh" "$here/aot-train.sh" "$here/ClassFileUpgrade.java"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
   printf '%s\n' "$tag" "$version" "$revision" "$epoch"; } | hashof)
 out="$cache/$name-$tag-$inputs.oci.tar"
 if [ -f "$out" ]; then
@@ -168,6 +168,20 @@ if [ -f "$out" ]; then
   exit 0
 fi
 step "building $name:$tag (etcd $etcd_version, revision $revision)"
+
+# The jar as the image carries it: picocli's class files (version 49, Java 5: a JDK 25 AOT
+# cache leaves out classes older than version 50, so they would load and go through the old
+# verifier at every start) rewritten to version 52 with stack maps by ClassFileUpgrade.java;
+# every other entry as it was. Same jar in, same bytes out; cached by the jar's hash.
+image_jar=$jar
+if ((jdk_major >= 25)); then
+  upgrade_key=$( { cat "$here/ClassFileUpgrade.java"; sha256sum "$jar" | cut -d' ' -f1; echo "$jdk_version"; } | hashof)
+  image_jar="$cache/druid-$upgrade_key.jar"
+  if [ ! -f "$image_jar" ]; then
+    step "upgrading picocli's class files for the AOT cache (about 25 s; cached in $image_jar)"
+    "$jdk/bin/java" "$here/ClassFileUpgrade.java" "$jar" "$image_jar" picocli/
+  fi
+fi
 
 work=$(mktemp -d "$cache/.tmp-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -214,7 +228,7 @@ image_sbom() {
   comps+=",{\"type\":\"framework\",\"name\":\"openjdk-runtime\",\"version\":\"$jdk_version\",\"description\":\"jlink runtime: $modules\",\"licenses\":[{\"license\":{\"id\":\"GPL-2.0-with-classpath-exception\"}}]}"
   comps+=",{\"type\":\"application\",\"name\":\"etcd\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/server/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
   comps+=",{\"type\":\"application\",\"name\":\"etcdutl\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/etcdutl/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
-  comps+=",{\"type\":\"application\",\"name\":\"druid\",\"version\":\"$version\",\"purl\":\"pkg:maven/cloud.gardener.druid/druid-cli@$version\",\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"$(sha256sum "$jar" | cut -d' ' -f1)\"}]${jar_sbom:+,\"externalReferences\":[{\"type\":\"bom\",\"url\":\"file:///opt/druid/sbom/druid-jar.cdx.json\"}]}}"
+  comps+=",{\"type\":\"application\",\"name\":\"druid\",\"version\":\"$version\",\"purl\":\"pkg:maven/cloud.gardener.druid/druid-cli@$version\",\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"$(sha256sum "$image_jar" | cut -d' ' -f1)\"}]${jar_sbom:+,\"externalReferences\":[{\"type\":\"bom\",\"url\":\"file:///opt/druid/sbom/druid-jar.cdx.json\"}]}}"
   printf '{"bomFormat":"CycloneDX","specVersion":"1.5","serialNumber":"%s","version":1,"metadata":{"timestamp":"%s","component":{"type":"container","name":"%s","version":"%s"}},"components":[%s]}\n' \
     "$serial" "$created" "$name" "$tag" "$comps" > "$1"
 }
@@ -235,7 +249,7 @@ stage_jre() { mkdir -p "$1/opt"; tar -xf "$jre" -C "$1/opt"; }
 stage_etcd() { mkdir -p "$1/usr/local/bin"; install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$1/usr/local/bin/"; }
 # Layer 4: the druid jar and the SBOMs (CycloneDX: the image's, and the jar's libraries).
 stage_druid() {
-  mkdir -p "$1/opt/druid/sbom"; install -m 0644 "$jar" "$1/opt/druid/druid.jar"
+  mkdir -p "$1/opt/druid/sbom"; install -m 0644 "$image_jar" "$1/opt/druid/druid.jar"
   [ -z "$jar_sbom" ] || install -m 0644 "$jar_sbom" "$1/opt/druid/sbom/druid-jar.cdx.json"
   image_sbom "$1/opt/druid/sbom/image.cdx.json"
   cp "$1/opt/druid/sbom/image.cdx.json" "$work/image.cdx.json"
@@ -249,7 +263,7 @@ if [ -n "$aot" ]; then
   mkdir -p "$work/train"
   tar -xf "$jre" -C "$work/train"
   find "$work/train/java" -exec touch -h -d "@$layer_epoch" {} +
-  install -m 0644 "$jar" "$work/train/druid.jar"
+  install -m 0644 "$image_jar" "$work/train/druid.jar"
   touch -d "@$epoch" "$work/train/druid.jar"
   # -Xmx only so that a build machine with over 45 GiB of memory still trains with
   # compressed object pointers, as every member (heap well under 32 GiB) runs.
@@ -305,6 +319,7 @@ cp "$work/image.cdx.json" "$out.cdx.json"
 ls -t "$cache/$name-$tag-"*.oci.tar 2>/dev/null | tail -n +4 | while read -r old; do
   rm -f "$old" "$old.digest" "$old.cdx.json"
 done
+ls -t "$cache"/druid-*.jar 2>/dev/null | tail -n +4 | xargs -r rm -f
 if [ -d "$cache/unpacked" ]; then
   keep=$(cat "$cache"/*.oci.tar.digest 2>/dev/null | tr ':' '-')
   for u in "$cache/unpacked"/sha256-*; do

@@ -40,8 +40,9 @@ import picocli.CommandLine;
  * Not a test: the agent as a member runs it, a JVM of its own with the member's JVM options,
  * measured from outside in one run: its resident set at rest (after start, after the first
  * full snapshot, after delta events), its peak during a full snapshot and a restore, cold
- * start to {@code /healthz}, a cold restore beside {@code etcdutl snapshot restore} of the
- * full snapshot alone, and stop after SIGTERM beside a plain etcd:
+ * start to {@code /healthz} beside a plain etcd's own start, a cold restore beside
+ * {@code etcdutl snapshot restore} of the full snapshot alone, and stop after SIGTERM beside
+ * a plain etcd:
  * <pre>
  * mvn -B -q -o -pl agent test-compile exec:exec -Dexec.executable=java \
  *   -Dexec.classpathScope=test "-Dexec.args=-Ddruid.repoRoot=$PWD -cp %classpath \
@@ -129,11 +130,16 @@ public final class AgentFootprintBenchmark {
     Path bin = EtcdBinaries.dir();
     Path store = work.resolve("backups");
     long stopMillis;
+    long[] plainStart = new long[3];
+    for (int i = 0; i < plainStart.length; i++) {
+      plainStart[i] = PlainEtcdStart.millis(http, work.resolve("plain-start-" + i),
+          work.resolve("plain-start.log"));
+    }
     try (Member agent = start("first", store)) {
       Timing start = agent.awaitStarted();
       row("cold start: JVM start to the first API answer", start.apiMillis + " ms", "", "");
-      row("cold start: JVM start to /healthz 200 (etcd answers)", start.healthzMillis + " ms",
-          "", "<= 500 ms");
+      row("cold start: JVM start to /healthz 200 (etcd answers) | plain etcd: exec to /health 200",
+          start.healthzMillis + " ms", Arrays.toString(plainStart) + " ms", "<= 500 ms");
       await(() -> latestFull(agent).isPresent(), Duration.ofMinutes(5));
       pause(SETTLE);
       row("RSS at rest after start (and the initial full snapshot)",

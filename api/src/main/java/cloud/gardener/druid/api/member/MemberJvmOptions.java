@@ -6,7 +6,8 @@ package cloud.gardener.druid.api.member;
  * member pays its agent's memory all the time, so the heap is sized to the work instead of the
  * node: {@value #BASE_HEAP_MIB} MiB (full snapshots stream, a restore holds at most 32 MiB of
  * prepared transactions) plus twice the delta snapshot memory limit (the buffered events and
- * their serialised form). Serial GC, a small initial heap that shrinks at once in the full
+ * their serialised form). Serial GC, a small initial heap that shrinks at once, to at most 15 %
+ * free (30 % kept an idle agent's heap 3 MiB larger), in the full
  * collections the agent runs after a restore, a full snapshot, or when the old generation grew
  * (agent/util/HeapCeiling: Java 25's Serial GC grows it where JDK 17's collected), a young
  * generation of a
@@ -29,7 +30,7 @@ public final class MemberJvmOptions {
       throw new IllegalArgumentException("deltaLimitMib must not be negative: " + deltaLimitMib);
     }
     return "-XX:+UseSerialGC -Xss512k -Xms8m -Xmx" + (BASE_HEAP_MIB + 2 * deltaLimitMib) + "m"
-        + " -XX:NewRatio=6 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
+        + " -XX:NewRatio=6 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=15"
         + " -XX:-ShrinkHeapInSteps"
         + " -XX:MaxMetaspaceSize=96m"
         + " -XX:ReservedCodeCacheSize=48m -XX:CICompilerCount=2 -XX:TrimNativeHeapInterval=5000"

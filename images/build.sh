@@ -10,7 +10,8 @@
 # Layers, least changing first: Debian libraries (mmdebstrap of libc6, libgcc-s1,
 # libstdc++6, zlib1g; cached by package list), a jlink runtime of a JDK 25 (cached by JDK
 # version, module list and jlink options), etcd + etcdutl (testenv/controlplane/build.sh),
-# the jar, its AOT cache from a training run (images/aot-train.sh).
+# the jar (picocli's class files upgraded to version 52 by ClassFileUpgrade.java, so that
+# the AOT cache can hold them), its AOT cache from a training run (images/aot-train.sh).
 # Every layer is a tar with sorted names, fixed mtimes and numeric root ownership,
 # gzip -n: the same inputs give the same digest, except the AOT cache's layer (a training
 # run's profiles differ every time). The lower three layers are cached by their inputs, the

@@ -5,7 +5,9 @@
 # fills a Local store with a full snapshot and a delta; its data dir is wiped; the recorded
 # agent restores from that store, serves /healthz and its API, takes a full and a delta
 # snapshot and stops on SIGTERM, when the JVM writes OUT.aot. JAR must have the size and
-# mtime of the image's jar (the cache is bound to them, not to the path).
+# mtime of the image's jar (the cache is bound to them, not to the path). The API is served
+# over TLS with client certificates, as the operator's members serve it (throwaway EC P-256
+# keys from openssl, like the operator's): the JDK's TLS classes are in the cache too.
 set -euo pipefail
 java=$1 jar=$2 bin_dir=$3 out=$4
 shift 4
@@ -20,7 +22,23 @@ trap cleanup EXIT
 mkdir -p "$dir/store"
 port=$((20000 + RANDOM % 20000))
 client=$port peer=$((port + 1)) server=$((port + 2))
-api="http://127.0.0.1:$server"
+api="https://127.0.0.1:$server"
+
+# A CA, the agent's serving certificate and the operator's client certificate.
+tls="$dir/tls"
+mkdir -p "$tls"
+issue() { # NAME CN EXTENSIONS: a key and a certificate signed by the CA
+  openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$2" \
+    -keyout "$tls/$1.key" -out "$tls/$1.csr" 2>/dev/null
+  openssl x509 -req -in "$tls/$1.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" -set_serial "0x$RANDOM$RANDOM" \
+    -days 2 -extfile <(printf '%s\n' "$3") -out "$tls/$1.crt" 2>/dev/null
+}
+openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=train-ca \
+  -days 2 -keyout "$tls/ca.key" -out "$tls/ca.crt" 2>/dev/null || fail "openssl cannot issue the training's CA"
+issue tls train-0 "subjectAltName=IP:127.0.0.1
+extendedKeyUsage=serverAuth"
+issue client etcd-druid-operator "extendedKeyUsage=clientAuth"
+curl_tls=(--cacert "$tls/ca.crt" --cert "$tls/client.crt" --key "$tls/client.key")
 
 start_agent() { # $1: log file, then extra JVM flags
   local log=$1; shift
@@ -28,14 +46,14 @@ start_agent() { # $1: log file, then extra JVM flags
     --pod-ip=127.0.0.1 --advertise-host=127.0.0.1 --client-port="$client" --peer-port="$peer" \
     --server-port="$server" --initial-cluster="train-0=http://127.0.0.1:$peer" \
     --data-dir="$dir/data/new.etcd" --etcd-bin-dir="$bin_dir" --init-retry-period=1s \
-    --leases=false --insecure-api --store-provider=Local --store-container="$dir/store" \
+    --leases=false --server-tls-dir="$tls" --store-provider=Local --store-container="$dir/store" \
     --store-prefix=default--train "--full-snapshot-schedule=0 0 1 1 *" \
     --delta-snapshot-period=1h >"$log" 2>&1 &
   pid=$!
   note "agent started"
   local i
   for ((i = 0; i < 1200; i++)); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$api/healthz")" = 200 ] && { note "/healthz 200"; return 0; }
+    [ "$(curl -s "${curl_tls[@]}" -o /dev/null -w '%{http_code}' "$api/healthz")" = 200 ] && { note "/healthz 200"; return 0; }
     kill -0 "$pid" 2>/dev/null || { tail -n 30 "$log" >&2; fail "the agent exited before /healthz answered 200"; }
     sleep 0.1
   done
@@ -51,7 +69,7 @@ stop_agent() {
 }
 call() { # METHOD PATH: the agent's API must answer 2xx
   local code
-  code=$(curl -s -o "$dir/answer" -w '%{http_code}' -X "$1" "$api$2")
+  code=$(curl -s "${curl_tls[@]}" -o "$dir/answer" -w '%{http_code}' -X "$1" "$api$2")
   note "$1 $2: $code"
   [[ $code == 2* ]] || fail "$1 $2 answered $code: $(head -c 300 "$dir/answer")"
 }

@@ -36,9 +36,9 @@ fail() { echo "druid: $*" >&2; exit 1; }
 step() { echo "druid: image: $*" >&2; }
 
 [ -f "$jar" ] || fail "no jar at $jar; build it first (mvn -B -pl cli -am package -DskipTests)"
-for tool in mmdebstrap sha256sum gzip tar jlink; do
+for tool in mmdebstrap sha256sum gzip tar jlink openssl curl; do
   command -v "$tool" >/dev/null 2>&1 ||
-    fail "'$tool' is needed to build the image; on Debian/Ubuntu: apt-get install mmdebstrap openjdk-17-jdk-headless (.ci/run installs them)"
+    fail "'$tool' is needed to build the image; on Debian/Ubuntu: apt-get install mmdebstrap openjdk-17-jdk-headless openssl curl (.ci/run installs them)"
 done
 
 if [ -n "$context" ]; then

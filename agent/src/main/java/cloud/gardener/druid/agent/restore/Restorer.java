@@ -44,10 +44,13 @@ import org.slf4j.LoggerFactory;
  * <p>With deltas, the replay ends at the last revision backed up, as the source did: the
  * batches take one revision each instead of one per source revision, so the full snapshot is
  * restored with its revision bumped by the revisions the batches do not take (the deltas are
- * counted first, {@link DeltaReader#count()}), and compacted (physically) at that last
- * revision afterwards: watchers of the old cluster relist instead of reading replayed
- * history. The leader then continues the deltas from the store's last revision + 1 without
- * writing a replayed event again. The replayed keys get new modification revisions.
+ * counted first, {@link DeltaReader#count()}; the replay must take exactly the transactions
+ * counted), and compacted at that last revision afterwards: watchers of the old cluster relist
+ * instead of reading replayed history. The compaction is committed in the temporary etcd, which
+ * is stopped without waiting for etcd to delete the replayed revisions: the member's etcd
+ * resumes that in the background at its first start. The leader then continues the deltas from
+ * the store's last revision + 1 without writing a replayed event again. The replayed keys get
+ * new modification revisions.
  */
 public final class Restorer {
 
@@ -186,21 +189,15 @@ public final class Restorer {
     Optional<Path> local = full.compression() == Snapshot.Compression.NONE
         ? store.localFile(full) : Optional.empty();
     Path db = local.orElse(work.resolve("snapshot.db"));
-    CompletableFuture<Void> hashChecked;
-    if (local.isPresent()) {
-      hashChecked = CompletableFuture.runAsync(() -> checkHash(full, local.get()));
-    } else {
+    if (local.isEmpty()) {
       download(full, db, sizeInStore(full));
-      hashChecked = CompletableFuture.completedFuture(null);
     }
     long downloaded = System.nanoTime();
-    long bump;
-    try {
-      bump = bumpOnceCounted.get();
-    } catch (IOException | RestoreException | RuntimeException e) {
-      awaitHashCheck(hashChecked);
-      throw e;
-    }
+    long bump = bumpOnceCounted.get();
+    // after the count, which etcdutl waits for: on 2 cores the hash check would slow it down
+    CompletableFuture<Void> hashChecked = local.isPresent()
+        ? CompletableFuture.runAsync(() -> checkHash(full, local.get()))
+        : CompletableFuture.completedFuture(null);
     progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
@@ -300,6 +297,15 @@ public final class Restorer {
       long revision = sender.finish();
       LOG.info("replayed {} events of revisions {}..{} in {} transactions", deltas.events(),
           plan.full().endRevision() + 1, deltas.sourceRevision(), sender.transactions());
+      DeltaReader.Count counted = deltas.count();
+      if (sender.transactions() != counted.transactions()
+          || deltas.sourceRevision() != counted.lastRevision()) {
+        // the revision bump was made for the count: any other replay ends at another revision
+        throw new RestoreException("the replay took " + sender.transactions()
+            + " transactions up to revision " + deltas.sourceRevision() + ", but "
+            + counted.transactions() + " up to revision " + counted.lastRevision()
+            + " were counted; the data directory was left unchanged");
+      }
       if (revision != deltas.sourceRevision()) {
         // only when a whole batch was deletes of absent keys (no revision taken): the leader
         // then takes a full snapshot before its first delta (SnapshotScheduler)
@@ -309,12 +315,12 @@ public final class Restorer {
       if (revision > fullRevision) {
         long compactStarted = System.nanoTime();
         try {
-          temp.client().compact(revision);
+          temp.client().scheduleCompaction(revision);
         } catch (EtcdException e) {
           throw new RestoreException("cannot compact the restored database at revision "
               + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
         }
-        LOG.info("compacted at revision {} in {} ms", revision,
+        LOG.info("compaction at revision {} scheduled in {} ms", revision,
             (System.nanoTime() - compactStarted) / 1_000_000);
       }
       long stopStarted = System.nanoTime();

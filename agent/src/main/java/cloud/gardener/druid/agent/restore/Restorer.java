@@ -45,12 +45,10 @@ import org.slf4j.LoggerFactory;
  * batches take one revision each instead of one per source revision, so the full snapshot is
  * restored with its revision bumped by the revisions the batches do not take (the deltas are
  * counted first, {@link DeltaReader#count()}; the replay must take exactly the transactions
- * counted), and compacted at that last revision afterwards: watchers of the old cluster relist
- * instead of reading replayed history. The compaction is committed in the temporary etcd, which
- * is stopped without waiting for etcd to delete the replayed revisions: the member's etcd
- * resumes that in the background at its first start. The leader then continues the deltas from
- * the store's last revision + 1 without writing a replayed event again. The replayed keys get
- * new modification revisions.
+ * counted), and compacted at that last revision afterwards ({@link Compaction}): watchers of
+ * the old cluster relist instead of reading replayed history. The leader then continues the
+ * deltas from the store's last revision + 1 without writing a replayed event again. The
+ * replayed keys get new modification revisions.
  */
 public final class Restorer {
 
@@ -67,10 +65,22 @@ public final class Restorer {
   static final long READ_AHEAD_BYTES = 32L << 20;
   private static final int DOWNLOAD_CHUNK = 256 * 1024;
 
+  /** How the replayed history is compacted at the replay's last revision. */
+  public enum Compaction {
+    /**
+     * Committed in the temporary etcd, which is stopped without waiting for the old revisions
+     * to be deleted: the member's etcd deletes the rest in the background at its first start.
+     */
+    SCHEDULED,
+    /** Waited for until the old revisions are deleted: for a snapshot taken right after. */
+    PHYSICAL
+  }
+
   private final SnapshotStore store;
   private final EtcdTuning etcd;
   private final MemberConfig member;
   private final RestoreProgress progress;
+  private final Compaction compaction;
 
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member) {
     this(store, etcd, member, new RestoreProgress(java.time.Clock.systemUTC()));
@@ -79,10 +89,16 @@ public final class Restorer {
   /** Reports how far each restore is to {@code progress}. */
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
       RestoreProgress progress) {
+    this(store, etcd, member, progress, Compaction.SCHEDULED);
+  }
+
+  public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
+      RestoreProgress progress, Compaction compaction) {
     this.progress = progress;
     this.store = store;
     this.etcd = etcd;
     this.member = member;
+    this.compaction = compaction;
   }
 
   /**
@@ -315,12 +331,16 @@ public final class Restorer {
       if (revision > fullRevision) {
         long compactStarted = System.nanoTime();
         try {
-          temp.client().scheduleCompaction(revision);
+          switch (compaction) {
+            case SCHEDULED -> temp.client().scheduleCompaction(revision);
+            case PHYSICAL -> temp.client().compact(revision);
+          }
         } catch (EtcdException e) {
           throw new RestoreException("cannot compact the restored database at revision "
               + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
         }
-        LOG.info("compaction at revision {} scheduled in {} ms", revision,
+        LOG.info("compaction at revision {} {} in {} ms", revision,
+            compaction == Compaction.SCHEDULED ? "scheduled" : "done",
             (System.nanoTime() - compactStarted) / 1_000_000);
       }
       long stopStarted = System.nanoTime();

@@ -116,6 +116,7 @@ public final class Restorer {
     Path staging = sibling(dataDir, ".restoring");
     Path work = sibling(dataDir, ".restore-work");
     DeltaReader deltas = null;
+    CompletableFuture<Void> hashChecked = CompletableFuture.completedFuture(null);
     try {
       Files2.deleteTree(staging);
       Files2.deleteTree(work);
@@ -125,25 +126,31 @@ public final class Restorer {
           BATCH_KEYS, BATCH_BYTES, READ_AHEAD_BYTES, work.resolve("deltas"));
       long started = System.nanoTime();
       DeltaReader reader = deltas;
-      long revision = restoreFull(plan.get().full(), work, staging,
+      FullRestore full = restoreFull(plan.get().full(), work, staging,
           () -> reader == null ? 0 : bump(plan.get(), reader.count()));
+      hashChecked = full.hashChecked();
+      long revision = full.revision();
       long fullDone = System.nanoTime();
       if (deltas != null) {
         revision = replayDeltas(plan.get(), deltas, staging, work, revision);
       }
       long deltasDone = System.nanoTime();
+      awaitHashCheck(hashChecked);
+      long hashDone = System.nanoTime();
       Files2.syncTree(staging);
-      LOG.info("restore timings: full snapshot {} ms, {} deltas {} ms, sync {} ms",
-          (fullDone - started) / 1_000_000, plan.get().deltas().size(),
-          (deltasDone - fullDone) / 1_000_000, (System.nanoTime() - deltasDone) / 1_000_000);
+      LOG.info("restore timings: full snapshot {} ms, {} deltas {} ms, then waited {} ms for "
+          + "the full snapshot's hash check, sync {} ms", (fullDone - started) / 1_000_000,
+          plan.get().deltas().size(), (deltasDone - fullDone) / 1_000_000,
+          (hashDone - deltasDone) / 1_000_000, (System.nanoTime() - hashDone) / 1_000_000);
       finish.accept(staging);
       swapIn(staging, dataDir);
       progress.update(RestoreProgress.Phase.DONE, "revision " + revision, 0, 0);
       LOG.info("restored {} from {} up to revision {}", dataDir, store.location(), revision);
       return plan;
+    } catch (RestoreException e) {
+      throw corruptionOr(hashChecked, e);
     } catch (IOException | RuntimeException e) {
-      throw new RestoreException("restore from " + store.location() + " failed: "
-          + e.getMessage() + "; the data directory was left unchanged", e);
+      throw corruptionOr(hashChecked, failed(e));
     } finally {
       if (deltas != null) {
         deltas.close();
@@ -151,6 +158,29 @@ public final class Restorer {
       deleteQuietly(staging);
       deleteQuietly(work);
     }
+  }
+
+  private RestoreException failed(Exception e) {
+    return new RestoreException("restore from " + store.location() + " failed: "
+        + e.getMessage() + "; the data directory was left unchanged", e);
+  }
+
+  /**
+   * A corrupt full snapshot is reported as such, whatever failed on it first (etcdutl, the
+   * temporary etcd): waits for its hash check.
+   */
+  private RestoreException corruptionOr(CompletableFuture<Void> hashChecked,
+      RestoreException failure) {
+    try {
+      awaitHashCheck(hashChecked);
+      return failure;
+    } catch (IOException e) {
+      return failed(e);
+    }
+  }
+
+  /** The full snapshot restored at {@code revision}; its hash check may still run. */
+  private record FullRestore(long revision, CompletableFuture<Void> hashChecked) {
   }
 
   /** The revision bump of the full snapshot, read once the deltas are counted. */
@@ -195,11 +225,14 @@ public final class Restorer {
   /**
    * Restores the full snapshot, its revision raised by {@code bump} (0: kept). etcdutl never
    * checks the hash itself (its check re-reads the whole copy it wrote, doubling its time):
-   * an uncompressed snapshot on a local disk is handed to etcdutl as it is while this agent
-   * checks its hash on another thread; any other is downloaded first, the download checking
-   * the hash on the bytes it writes. etcdutl still cuts the hash off the database.
+   * an uncompressed snapshot on a local disk is handed to etcdutl as it is, and this agent
+   * checks its hash on another thread once etcdutl is done (about 1.6 s of CPU per GiB; on 2
+   * cores it slowed the count and then etcdutl, whose copy takes a core; the temporary etcd
+   * leaves more room), awaited before the restored directory is used; any other is
+   * downloaded first, the download checking the hash on the bytes it writes. etcdutl still
+   * cuts the hash off the database.
    */
-  private long restoreFull(Snapshot full, Path work, Path staging, Bump bumpOnceCounted)
+  private FullRestore restoreFull(Snapshot full, Path work, Path staging, Bump bumpOnceCounted)
       throws IOException, RestoreException {
     long started = System.nanoTime();
     Optional<Path> local = full.compression() == Snapshot.Compression.NONE
@@ -210,10 +243,6 @@ public final class Restorer {
     }
     long downloaded = System.nanoTime();
     long bump = bumpOnceCounted.get();
-    // after the count, which etcdutl waits for: on 2 cores the hash check would slow it down
-    CompletableFuture<Void> hashChecked = local.isPresent()
-        ? CompletableFuture.runAsync(() -> checkHash(full, local.get()))
-        : CompletableFuture.completedFuture(null);
     progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
@@ -229,17 +258,23 @@ public final class Restorer {
     }
     try {
       ProcessRunner.run(command, Duration.ofMinutes(30));
-    } finally {
+    } catch (IOException | RuntimeException e) {
       // a corrupt snapshot is reported as such even when etcdutl failed on it first
-      awaitHashCheck(hashChecked);
+      if (local.isPresent()) {
+        awaitHashCheck(CompletableFuture.runAsync(() -> checkHash(full, local.get())));
+      }
+      throw e;
     }
+    CompletableFuture<Void> hashChecked = local.isPresent()
+        ? CompletableFuture.runAsync(() -> checkHash(full, local.get()))
+        : CompletableFuture.completedFuture(null);
     LOG.info("full snapshot {}: {} {} ms, etcdutl restore {} ms", full,
-        local.isPresent() ? "hash checked in place, while etcdutl restored it;" : "download",
+        local.isPresent() ? "hash checked in place after etcdutl restored it;" : "download",
         (downloaded - started) / 1_000_000, (System.nanoTime() - downloaded) / 1_000_000);
     if (local.isEmpty()) {
       Files.delete(db);
     }
-    return full.endRevision() + bump;
+    return new FullRestore(full.endRevision() + bump, hashChecked);
   }
 
   private static void checkHash(Snapshot full, Path file) {

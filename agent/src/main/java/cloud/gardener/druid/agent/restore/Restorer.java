@@ -226,9 +226,10 @@ public final class Restorer {
    * Restores the full snapshot, its revision raised by {@code bump} (0: kept). etcdutl never
    * checks the hash itself (its check re-reads the whole copy it wrote, doubling its time):
    * an uncompressed snapshot on a local disk is handed to etcdutl as it is, and this agent
-   * checks its hash on another thread once etcdutl is done (about 1.6 s of CPU per GiB; on 2
-   * cores it slowed the count and then etcdutl, whose copy takes a core; the temporary etcd
-   * leaves more room), awaited before the restored directory is used; any other is
+   * checks its hash on another thread once etcdutl is done (1.6 s of CPU for 1.3 GB: on 2
+   * cores it slowed the count, and then etcdutl, which the restore waits for; beside the
+   * temporary etcd and the replay it cost less in the runs measured), awaited before the
+   * restored directory is used; any other is
    * downloaded first, the download checking the hash on the bytes it writes. etcdutl still
    * cuts the hash off the database.
    */

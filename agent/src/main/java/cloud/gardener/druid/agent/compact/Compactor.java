@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.RestorePlan;
+import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.restore.TemporaryEtcd;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
@@ -79,7 +80,8 @@ public final class Compactor {
     try {
       long started = System.nanoTime();
       // the store may have gained deltas since the listing: the restore's own plan counts
-      RestorePlan plan = new Restorer(store, etcd, scratch).restore(staged -> { })
+      RestorePlan plan = new Restorer(store, etcd, scratch, new RestoreProgress(clock),
+          Restorer.Compaction.PHYSICAL).restore(staged -> { })
           .orElseThrow(() -> new IOException("the full snapshot disappeared from "
               + store.location() + " during the compaction"));
       long restored = System.nanoTime();

@@ -133,6 +133,16 @@ public final class MemberClient implements AutoCloseable {
         "compact at revision " + revision, Duration.ofMinutes(10));
   }
 
+  /**
+   * Drops the key history before {@code revision} at once for every reader, and returns once
+   * etcd has committed that; etcd deletes the old revisions from its database afterwards, in
+   * the background, and resumes that after a restart until it is done.
+   */
+  public void scheduleCompaction(long revision) throws EtcdException {
+    await(client.getKVClient().compact(revision), "compact at revision " + revision,
+        Duration.ofMinutes(10));
+  }
+
   public void defragment() throws EtcdException {
     CompletableFuture<?> f = client.getMaintenanceClient().defragmentMember(endpoint.toString());
     await(f, "defragment " + endpoint, Duration.ofMinutes(10));

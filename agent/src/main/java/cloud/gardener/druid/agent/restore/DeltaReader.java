@@ -3,10 +3,12 @@ package cloud.gardener.druid.agent.restore;
 import cloud.gardener.druid.agent.snapshot.Compressions;
 import cloud.gardener.druid.agent.snapshot.DeltaEvent;
 import cloud.gardener.druid.agent.snapshot.DeltaFormat;
+import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.util.HeapCeiling;
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,6 +27,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.zip.ZipException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the deltas of a restore plan on a thread of its own - download, checksum, parse,
@@ -38,6 +44,7 @@ import java.util.zip.ZipException;
  */
 final class DeltaReader implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaReader.class);
   private static final Object END = new Object();
   private static final long CLOSE_WAIT_MILLIS = 30_000;
 
@@ -138,27 +145,41 @@ final class DeltaReader implements AutoCloseable {
   private void run() {
     try {
       List<Path> files = new ArrayList<>();
-      long[] transactions = {0};
-      DeltaBatcher counter = new DeltaBatcher(fromRevision, maxKeys, maxBytes,
-          batch -> transactions[0]++);
-      for (Snapshot delta : deltas) {
-        Path file = local(delta);
-        files.add(file);
-        counter.apply(read(delta, file), delta.fileName());
-      }
-      String last = deltas.get(deltas.size() - 1).fileName();
-      counter.finish(last);
-      count.complete(new Count(transactions[0], counter.sourceRevision(), counter.events()));
+      count.complete(count(files));
       for (int i = 0; i < deltas.size(); i++) {
         batcher.apply(read(deltas.get(i), files.get(i)), deltas.get(i).fileName());
       }
-      batcher.finish(last);
+      batcher.finish(deltas.get(deltas.size() - 1).fileName());
       queue.add(END);
     } catch (IOException | RestoreException e) {
       fail(e);
     } catch (RuntimeException e) {
       fail(new IOException("reading the delta snapshots failed: " + e, e));
     }
+  }
+
+  /** The first pass: adds each delta's local file to {@code files}. */
+  private Count count(List<Path> files) throws IOException, RestoreException {
+    long started = System.nanoTime();
+    long[] transactions = {0};
+    DeltaBatcher counter = new DeltaBatcher(fromRevision, maxKeys, maxBytes,
+        batch -> transactions[0]++);
+    Map<Integer, byte[]> zeros = DeltaOutline.newZeros();
+    Buffer buffer = new Buffer();
+    for (Snapshot delta : deltas) {
+      Path file = local(delta);
+      files.add(file);
+      // one zero array per distinct value length: kept for one delta only, so that they add
+      // up to at most that delta's own value bytes (across all deltas, values of many
+      // different lengths would add up to far more than the heap)
+      zeros.clear();
+      counter.apply(outline(delta, file, zeros, buffer), delta.fileName());
+    }
+    counter.finish(deltas.get(deltas.size() - 1).fileName());
+    LOG.info("counted {} transactions for {} events up to revision {} in {} ms",
+        transactions[0], counter.events(), counter.sourceRevision(),
+        (System.nanoTime() - started) / 1_000_000);
+    return new Count(transactions[0], counter.sourceRevision(), counter.events());
   }
 
   private void fail(Exception e) {
@@ -191,9 +212,58 @@ final class DeltaReader implements AutoCloseable {
   }
 
   private static List<DeltaEvent> read(Snapshot delta, Path file) throws IOException {
+    return DeltaFormat.read(new ByteArrayInputStream(bytes(delta, file)), "delta snapshot "
+        + delta);
+  }
+
+  /**
+   * The events as far as counting needs them ({@link DeltaOutline}), read into {@code buffer}
+   * (reused: under the member's small heap a new array per delta cost a full collection each).
+   * The SHA-256 trailer is checked by the replay's read, not here: the count is on the
+   * restore's critical path, and a corrupt delta fails the restore all the same.
+   */
+  private static List<DeltaEvent> outline(Snapshot delta, Path file, Map<Integer, byte[]> zeros,
+      Buffer buffer) throws IOException {
+    int length = buffer.fill(delta, file);
+    Optional<List<DeltaEvent>> outline = length >= EtcdSnapshotHash.TRAILER
+        ? DeltaOutline.read(buffer.bytes, length, zeros) : Optional.empty();
+    return outline.isPresent() ? outline.get() : DeltaFormat.read(
+        new ByteArrayInputStream(buffer.bytes, 0, length), "delta snapshot " + delta);
+  }
+
+  /** One array that grows to the largest delta. */
+  private static final class Buffer {
+    private byte[] bytes = new byte[0];
+
+    /** Reads the delta, decompressed, into {@link #bytes}; answers its length. */
+    int fill(Snapshot delta, Path file) throws IOException {
+      if (bytes.length == 0) {
+        bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1 << 20,
+            Files.size(file) + 1))];
+      }
+      try (InputStream raw = Files.newInputStream(file);
+          InputStream in = Compressions.decompress(delta, raw)) {
+        int length = 0;
+        for (int n; (n = in.readNBytes(bytes, length, bytes.length - length)) > 0; ) {
+          length += n;
+          if (length == bytes.length) {
+            bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 8,
+                2L * bytes.length));
+          }
+        }
+        return length;
+      } catch (ZipException | EOFException e) {
+        throw new SnapshotIntegrityException(
+            "delta snapshot " + delta + " is corrupt: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** The delta's bytes, decompressed, not yet checked. */
+  private static byte[] bytes(Snapshot delta, Path file) throws IOException {
     try (InputStream raw = Files.newInputStream(file);
         InputStream in = Compressions.decompress(delta, raw)) {
-      return DeltaFormat.read(in, "delta snapshot " + delta);
+      return in.readAllBytes();
     } catch (ZipException | EOFException e) {
       throw new SnapshotIntegrityException(
           "delta snapshot " + delta + " is corrupt: " + e.getMessage(), e);

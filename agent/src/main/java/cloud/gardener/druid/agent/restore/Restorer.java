@@ -44,10 +44,11 @@ import org.slf4j.LoggerFactory;
  * <p>With deltas, the replay ends at the last revision backed up, as the source did: the
  * batches take one revision each instead of one per source revision, so the full snapshot is
  * restored with its revision bumped by the revisions the batches do not take (the deltas are
- * counted first, {@link DeltaReader#count()}), and compacted (physically) at that last
- * revision afterwards: watchers of the old cluster relist instead of reading replayed
- * history. The leader then continues the deltas from the store's last revision + 1 without
- * writing a replayed event again. The replayed keys get new modification revisions.
+ * counted first, {@link DeltaReader#count()}; the replay must take exactly the transactions
+ * counted), and compacted at that last revision afterwards ({@link Compaction}): watchers of
+ * the old cluster relist instead of reading replayed history. The leader then continues the
+ * deltas from the store's last revision + 1 without writing a replayed event again. The
+ * replayed keys get new modification revisions.
  */
 public final class Restorer {
 
@@ -64,10 +65,22 @@ public final class Restorer {
   static final long READ_AHEAD_BYTES = 32L << 20;
   private static final int DOWNLOAD_CHUNK = 256 * 1024;
 
+  /** How the replayed history is compacted at the replay's last revision. */
+  public enum Compaction {
+    /**
+     * Committed in the temporary etcd, which is stopped without waiting for the old revisions
+     * to be deleted: the member's etcd deletes the rest in the background at its first start.
+     */
+    SCHEDULED,
+    /** Waited for until the old revisions are deleted: for a snapshot taken right after. */
+    PHYSICAL
+  }
+
   private final SnapshotStore store;
   private final EtcdTuning etcd;
   private final MemberConfig member;
   private final RestoreProgress progress;
+  private final Compaction compaction;
 
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member) {
     this(store, etcd, member, new RestoreProgress(java.time.Clock.systemUTC()));
@@ -76,10 +89,16 @@ public final class Restorer {
   /** Reports how far each restore is to {@code progress}. */
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
       RestoreProgress progress) {
+    this(store, etcd, member, progress, Compaction.SCHEDULED);
+  }
+
+  public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
+      RestoreProgress progress, Compaction compaction) {
     this.progress = progress;
     this.store = store;
     this.etcd = etcd;
     this.member = member;
+    this.compaction = compaction;
   }
 
   /**
@@ -97,6 +116,7 @@ public final class Restorer {
     Path staging = sibling(dataDir, ".restoring");
     Path work = sibling(dataDir, ".restore-work");
     DeltaReader deltas = null;
+    CompletableFuture<Void> hashChecked = CompletableFuture.completedFuture(null);
     try {
       Files2.deleteTree(staging);
       Files2.deleteTree(work);
@@ -106,25 +126,31 @@ public final class Restorer {
           BATCH_KEYS, BATCH_BYTES, READ_AHEAD_BYTES, work.resolve("deltas"));
       long started = System.nanoTime();
       DeltaReader reader = deltas;
-      long revision = restoreFull(plan.get().full(), work, staging,
+      FullRestore full = restoreFull(plan.get().full(), work, staging,
           () -> reader == null ? 0 : bump(plan.get(), reader.count()));
+      hashChecked = full.hashChecked();
+      long revision = full.revision();
       long fullDone = System.nanoTime();
       if (deltas != null) {
         revision = replayDeltas(plan.get(), deltas, staging, work, revision);
       }
       long deltasDone = System.nanoTime();
+      awaitHashCheck(hashChecked);
+      long hashDone = System.nanoTime();
       Files2.syncTree(staging);
-      LOG.info("restore timings: full snapshot {} ms, {} deltas {} ms, sync {} ms",
-          (fullDone - started) / 1_000_000, plan.get().deltas().size(),
-          (deltasDone - fullDone) / 1_000_000, (System.nanoTime() - deltasDone) / 1_000_000);
+      LOG.info("restore timings: full snapshot {} ms, {} deltas {} ms, then waited {} ms for "
+          + "the full snapshot's hash check, sync {} ms", (fullDone - started) / 1_000_000,
+          plan.get().deltas().size(), (deltasDone - fullDone) / 1_000_000,
+          (hashDone - deltasDone) / 1_000_000, (System.nanoTime() - hashDone) / 1_000_000);
       finish.accept(staging);
       swapIn(staging, dataDir);
       progress.update(RestoreProgress.Phase.DONE, "revision " + revision, 0, 0);
       LOG.info("restored {} from {} up to revision {}", dataDir, store.location(), revision);
       return plan;
+    } catch (RestoreException e) {
+      throw corruptionOr(hashChecked, e);
     } catch (IOException | RuntimeException e) {
-      throw new RestoreException("restore from " + store.location() + " failed: "
-          + e.getMessage() + "; the data directory was left unchanged", e);
+      throw corruptionOr(hashChecked, failed(e));
     } finally {
       if (deltas != null) {
         deltas.close();
@@ -132,6 +158,29 @@ public final class Restorer {
       deleteQuietly(staging);
       deleteQuietly(work);
     }
+  }
+
+  private RestoreException failed(Exception e) {
+    return new RestoreException("restore from " + store.location() + " failed: "
+        + e.getMessage() + "; the data directory was left unchanged", e);
+  }
+
+  /**
+   * A corrupt full snapshot is reported as such, whatever failed on it first (etcdutl, the
+   * temporary etcd): waits for its hash check.
+   */
+  private RestoreException corruptionOr(CompletableFuture<Void> hashChecked,
+      RestoreException failure) {
+    try {
+      awaitHashCheck(hashChecked);
+      return failure;
+    } catch (IOException e) {
+      return failed(e);
+    }
+  }
+
+  /** The full snapshot restored at {@code revision}; its hash check may still run. */
+  private record FullRestore(long revision, CompletableFuture<Void> hashChecked) {
   }
 
   /** The revision bump of the full snapshot, read once the deltas are counted. */
@@ -176,31 +225,25 @@ public final class Restorer {
   /**
    * Restores the full snapshot, its revision raised by {@code bump} (0: kept). etcdutl never
    * checks the hash itself (its check re-reads the whole copy it wrote, doubling its time):
-   * an uncompressed snapshot on a local disk is handed to etcdutl as it is while this agent
-   * checks its hash on another thread; any other is downloaded first, the download checking
-   * the hash on the bytes it writes. etcdutl still cuts the hash off the database.
+   * an uncompressed snapshot on a local disk is handed to etcdutl as it is, and this agent
+   * checks its hash on another thread once etcdutl is done (1.6 s of CPU for 1.3 GB: on 2
+   * cores it slowed the count, and then etcdutl, which the restore waits for; beside the
+   * temporary etcd and the replay it cost less in the runs measured), awaited before the
+   * restored directory is used; any other is
+   * downloaded first, the download checking the hash on the bytes it writes. etcdutl still
+   * cuts the hash off the database.
    */
-  private long restoreFull(Snapshot full, Path work, Path staging, Bump bumpOnceCounted)
+  private FullRestore restoreFull(Snapshot full, Path work, Path staging, Bump bumpOnceCounted)
       throws IOException, RestoreException {
     long started = System.nanoTime();
     Optional<Path> local = full.compression() == Snapshot.Compression.NONE
         ? store.localFile(full) : Optional.empty();
     Path db = local.orElse(work.resolve("snapshot.db"));
-    CompletableFuture<Void> hashChecked;
-    if (local.isPresent()) {
-      hashChecked = CompletableFuture.runAsync(() -> checkHash(full, local.get()));
-    } else {
+    if (local.isEmpty()) {
       download(full, db, sizeInStore(full));
-      hashChecked = CompletableFuture.completedFuture(null);
     }
     long downloaded = System.nanoTime();
-    long bump;
-    try {
-      bump = bumpOnceCounted.get();
-    } catch (IOException | RestoreException | RuntimeException e) {
-      awaitHashCheck(hashChecked);
-      throw e;
-    }
+    long bump = bumpOnceCounted.get();
     progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
     URI peerUrl = member.advertisePeerUrl();
     List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
@@ -216,17 +259,23 @@ public final class Restorer {
     }
     try {
       ProcessRunner.run(command, Duration.ofMinutes(30));
-    } finally {
+    } catch (IOException | RuntimeException e) {
       // a corrupt snapshot is reported as such even when etcdutl failed on it first
-      awaitHashCheck(hashChecked);
+      if (local.isPresent()) {
+        awaitHashCheck(CompletableFuture.runAsync(() -> checkHash(full, local.get())));
+      }
+      throw e;
     }
+    CompletableFuture<Void> hashChecked = local.isPresent()
+        ? CompletableFuture.runAsync(() -> checkHash(full, local.get()))
+        : CompletableFuture.completedFuture(null);
     LOG.info("full snapshot {}: {} {} ms, etcdutl restore {} ms", full,
-        local.isPresent() ? "hash checked in place, while etcdutl restored it;" : "download",
+        local.isPresent() ? "hash checked in place after etcdutl restored it;" : "download",
         (downloaded - started) / 1_000_000, (System.nanoTime() - downloaded) / 1_000_000);
     if (local.isEmpty()) {
       Files.delete(db);
     }
-    return full.endRevision() + bump;
+    return new FullRestore(full.endRevision() + bump, hashChecked);
   }
 
   private static void checkHash(Snapshot full, Path file) {
@@ -300,6 +349,15 @@ public final class Restorer {
       long revision = sender.finish();
       LOG.info("replayed {} events of revisions {}..{} in {} transactions", deltas.events(),
           plan.full().endRevision() + 1, deltas.sourceRevision(), sender.transactions());
+      DeltaReader.Count counted = deltas.count();
+      if (sender.transactions() != counted.transactions()
+          || deltas.sourceRevision() != counted.lastRevision()) {
+        // the revision bump was made for the count: any other replay ends at another revision
+        throw new RestoreException("the replay took " + sender.transactions()
+            + " transactions up to revision " + deltas.sourceRevision() + ", but "
+            + counted.transactions() + " up to revision " + counted.lastRevision()
+            + " were counted; the data directory was left unchanged");
+      }
       if (revision != deltas.sourceRevision()) {
         // only when a whole batch was deletes of absent keys (no revision taken): the leader
         // then takes a full snapshot before its first delta (SnapshotScheduler)
@@ -309,12 +367,16 @@ public final class Restorer {
       if (revision > fullRevision) {
         long compactStarted = System.nanoTime();
         try {
-          temp.client().compact(revision);
+          switch (compaction) {
+            case SCHEDULED -> temp.client().scheduleCompaction(revision);
+            case PHYSICAL -> temp.client().compact(revision);
+          }
         } catch (EtcdException e) {
           throw new RestoreException("cannot compact the restored database at revision "
               + revision + ": " + e.getMessage() + "; the data directory was left unchanged", e);
         }
-        LOG.info("compacted at revision {} in {} ms", revision,
+        LOG.info("compaction at revision {} {} in {} ms", revision,
+            compaction == Compaction.SCHEDULED ? "scheduled" : "done",
             (System.nanoTime() - compactStarted) / 1_000_000);
       }
       long stopStarted = System.nanoTime();

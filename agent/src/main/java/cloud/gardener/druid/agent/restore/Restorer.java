@@ -3,33 +3,18 @@ package cloud.gardener.druid.agent.restore;
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
-import cloud.gardener.druid.agent.snapshot.Compressions;
-import cloud.gardener.druid.agent.snapshot.EtcdSnapshotHash;
-import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.Files2;
-import cloud.gardener.druid.agent.util.ProcessRunner;
-import cloud.gardener.druid.agent.util.ReadAheadInputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
-import java.util.zip.ZipException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +48,6 @@ public final class Restorer {
   static final long BATCH_BYTES = 8L << 20;
   /** Batches read ahead of the temporary etcd (key and value bytes plus overhead). */
   static final long READ_AHEAD_BYTES = 32L << 20;
-  private static final int DOWNLOAD_CHUNK = 256 * 1024;
 
   /** How the replayed history is compacted at the replay's last revision. */
   public enum Compaction {
@@ -126,8 +110,9 @@ public final class Restorer {
           BATCH_KEYS, BATCH_BYTES, READ_AHEAD_BYTES, work.resolve("deltas"));
       long started = System.nanoTime();
       DeltaReader reader = deltas;
-      FullRestore full = restoreFull(plan.get().full(), work, staging,
-          () -> reader == null ? 0 : bump(plan.get(), reader.count()));
+      FullSnapshotRestore.Result full = new FullSnapshotRestore(store, etcd, member, progress)
+          .restore(plan.get().full(), work, staging,
+              () -> reader == null ? 0 : bump(plan.get(), reader.count()));
       hashChecked = full.hashChecked();
       long revision = full.revision();
       long fullDone = System.nanoTime();
@@ -135,7 +120,7 @@ public final class Restorer {
         revision = replayDeltas(plan.get(), deltas, staging, work, revision);
       }
       long deltasDone = System.nanoTime();
-      awaitHashCheck(hashChecked);
+      FullSnapshotRestore.awaitHashCheck(hashChecked);
       long hashDone = System.nanoTime();
       Files2.syncTree(staging);
       LOG.info("restore timings: full snapshot {} ms, {} deltas {} ms, then waited {} ms for "
@@ -172,21 +157,11 @@ public final class Restorer {
   private RestoreException corruptionOr(CompletableFuture<Void> hashChecked,
       RestoreException failure) {
     try {
-      awaitHashCheck(hashChecked);
+      FullSnapshotRestore.awaitHashCheck(hashChecked);
       return failure;
     } catch (IOException e) {
       return failed(e);
     }
-  }
-
-  /** The full snapshot restored at {@code revision}; its hash check may still run. */
-  private record FullRestore(long revision, CompletableFuture<Void> hashChecked) {
-  }
-
-  /** The revision bump of the full snapshot, read once the deltas are counted. */
-  @FunctionalInterface
-  private interface Bump {
-    long get() throws IOException, RestoreException;
   }
 
   /**
@@ -219,113 +194,6 @@ public final class Restorer {
     } catch (IOException e) {
       throw new RestoreException("cannot restore: " + e.getMessage()
           + "; the data directory was left unchanged", e);
-    }
-  }
-
-  /**
-   * Restores the full snapshot, its revision raised by {@code bump} (0: kept). etcdutl never
-   * checks the hash itself (its check re-reads the whole copy it wrote, doubling its time):
-   * an uncompressed snapshot on a local disk is handed to etcdutl as it is, and this agent
-   * checks its hash on another thread once etcdutl is done (1.6 s of CPU for 1.3 GB: on 2
-   * cores it slowed the count, and then etcdutl, which the restore waits for; beside the
-   * temporary etcd and the replay it cost less in the runs measured), awaited before the
-   * restored directory is used; any other is
-   * downloaded first, the download checking the hash on the bytes it writes. etcdutl still
-   * cuts the hash off the database.
-   */
-  private FullRestore restoreFull(Snapshot full, Path work, Path staging, Bump bumpOnceCounted)
-      throws IOException, RestoreException {
-    long started = System.nanoTime();
-    Optional<Path> local = full.compression() == Snapshot.Compression.NONE
-        ? store.localFile(full) : Optional.empty();
-    Path db = local.orElse(work.resolve("snapshot.db"));
-    if (local.isEmpty()) {
-      download(full, db, sizeInStore(full));
-    }
-    long downloaded = System.nanoTime();
-    long bump = bumpOnceCounted.get();
-    progress.update(RestoreProgress.Phase.ETCDUTL, full.fileName(), 0, 0);
-    URI peerUrl = member.advertisePeerUrl();
-    List<String> command = new ArrayList<>(List.of(etcd.etcdutl().toString(), "snapshot",
-        "restore", db.toString(),
-        "--data-dir=" + staging,
-        "--name=" + member.name(),
-        "--initial-cluster=" + member.name() + "=" + peerUrl,
-        "--initial-advertise-peer-urls=" + peerUrl,
-        "--initial-cluster-token=" + member.clusterToken(),
-        "--skip-hash-check"));
-    if (bump > 0) {
-      command.addAll(List.of("--bump-revision=" + bump, "--mark-compacted"));
-    }
-    try {
-      ProcessRunner.run(command, Duration.ofMinutes(30));
-    } catch (IOException | RuntimeException e) {
-      // a corrupt snapshot is reported as such even when etcdutl failed on it first
-      if (local.isPresent()) {
-        awaitHashCheck(CompletableFuture.runAsync(() -> checkHash(full, local.get())));
-      }
-      throw e;
-    }
-    CompletableFuture<Void> hashChecked = local.isPresent()
-        ? CompletableFuture.runAsync(() -> checkHash(full, local.get()))
-        : CompletableFuture.completedFuture(null);
-    LOG.info("full snapshot {}: {} {} ms, etcdutl restore {} ms", full,
-        local.isPresent() ? "hash checked in place after etcdutl restored it;" : "download",
-        (downloaded - started) / 1_000_000, (System.nanoTime() - downloaded) / 1_000_000);
-    if (local.isEmpty()) {
-      Files.delete(db);
-    }
-    return new FullRestore(full.endRevision() + bump, hashChecked);
-  }
-
-  private static void checkHash(Snapshot full, Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      EtcdSnapshotHash hashed = new EtcdSnapshotHash(OutputStream.nullOutputStream());
-      in.transferTo(hashed);
-      hashed.verify("full snapshot " + full);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void awaitHashCheck(CompletableFuture<Void> hashChecked) throws IOException {
-    try {
-      hashChecked.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof UncheckedIOException io) {
-        throw io.getCause();
-      }
-      throw new IOException("checking the full snapshot's hash failed: " + e.getCause(),
-          e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while checking the full snapshot's hash");
-    }
-  }
-
-  /** Reading and decompressing run ahead on their own thread, hashing and writing on this one. */
-  private long sizeInStore(Snapshot full) {
-    try {
-      return store.size(full).orElse(0);
-    } catch (IOException e) {
-      return 0;
-    }
-  }
-
-  private void download(Snapshot full, Path db, long size) throws IOException {
-    progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), 0, size);
-    try (InputStream raw = counted(store.open(full), full, size);
-        InputStream in = new ReadAheadInputStream(Compressions.decompress(full, raw), 8,
-            DOWNLOAD_CHUNK, "download " + full);
-        OutputStream file = Files.newOutputStream(db)) {
-      EtcdSnapshotHash hashed = new EtcdSnapshotHash(file);
-      try {
-        in.transferTo(hashed);
-      } catch (ZipException | EOFException e) {
-        throw new SnapshotIntegrityException(
-            "full snapshot " + full + " is corrupt: " + e.getMessage(), e);
-      }
-      hashed.verify("full snapshot " + full);
     }
   }
 
@@ -384,42 +252,6 @@ public final class Restorer {
       LOG.info("temporary etcd stopped in {} ms", (System.nanoTime() - stopStarted) / 1_000_000);
       return revision;
     }
-  }
-
-  /** {@code in} reporting the bytes read of the full snapshot to the progress. */
-  private InputStream counted(InputStream in, Snapshot full, long size) {
-    return new java.io.FilterInputStream(in) {
-      private long read;
-
-      @Override
-      public int read() throws IOException {
-        int b = super.read();
-        if (b >= 0) {
-          advance(1);
-        }
-        return b;
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = super.read(b, off, len);
-        if (n > 0) {
-          advance(n);
-        }
-        return n;
-      }
-
-      private long reported;
-
-      /** Reports each MiB (gzip reads 512 bytes at a time). */
-      private void advance(long n) {
-        read += n;
-        if (read - reported >= 1 << 20 || read == size) {
-          reported = read;
-          progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), read, size);
-        }
-      }
-    };
   }
 
   private static void swapIn(Path staging, Path dataDir) throws IOException {

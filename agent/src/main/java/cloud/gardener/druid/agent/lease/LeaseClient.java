@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.charset.StandardCharsets;
 import java.time.ZonedDateTime;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -48,11 +49,15 @@ final class LeaseClient implements AutoCloseable {
   private final String apiRoot;
   private final KubernetesSerialization json = new KubernetesSerialization();
 
+  /** Over {@code http}, an authenticated client for the API server at {@code masterUrl}. */
+  LeaseClient(HttpClient http, String masterUrl) {
+    this.http = http;
+    this.apiRoot = (masterUrl.endsWith("/") ? masterUrl.substring(0, masterUrl.length() - 1)
+        : masterUrl) + "/apis/coordination.k8s.io/v1/namespaces/";
+  }
+
   LeaseClient(Config config) {
-    this.http = HttpClientUtils.createHttpClient(config);
-    String master = config.getMasterUrl();
-    this.apiRoot = (master.endsWith("/") ? master.substring(0, master.length() - 1) : master)
-        + "/apis/coordination.k8s.io/v1/namespaces/";
+    this(HttpClientUtils.createHttpClient(config), config.getMasterUrl());
   }
 
   /** Client from the environment: in-cluster service account, or KUBECONFIG. */
@@ -102,8 +107,9 @@ final class LeaseClient implements AutoCloseable {
   }
 
   private HttpResponse<byte[]> send(HttpRequest request) {
+    CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, byte[].class);
     try {
-      return http.sendAsync(request, byte[].class).get(RESPONSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      return answer.get(RESPONSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LeaseException("interrupted", e);
@@ -111,6 +117,7 @@ final class LeaseClient implements AutoCloseable {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new LeaseException(cause.getClass().getSimpleName() + ": " + cause.getMessage(), cause);
     } catch (TimeoutException e) {
+      answer.cancel(true);
       throw new LeaseException("no answer within " + RESPONSE_TIMEOUT_MS + " ms", e);
     }
   }

@@ -7,9 +7,14 @@ import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.utils.HttpClientUtils;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The member's lease client against a real API server, authenticated from a kubeconfig. */
@@ -63,5 +68,53 @@ class LeaseClientIT {
     }
 
     assertThat(client.leases().withName("etcd-gone-0").get()).isNull();
+  }
+
+  @Test
+  void aConflictIsRetriedOnceOnAFreshRead(KubernetesClient client, TestNamespace namespace) {
+    client.leases().resource(new LeaseBuilder().withNewMetadata().withName("etcd-race-0")
+        .endMetadata().withNewSpec().withHolderIdentity("before").endSpec().build()).create();
+
+    try (LeaseClient leases = racing(client, "etcd-race-0", 1)) {
+      assertThat(leases.renew(namespace.name(), "etcd-race-0", "1a:2b:Member",
+          ZonedDateTime.now(ZoneOffset.UTC))).isEqualTo(new LeaseClient.Outcome.Renewed());
+    }
+
+    Lease stored = client.leases().withName("etcd-race-0").get();
+    assertThat(stored.getSpec().getHolderIdentity()).isEqualTo("1a:2b:Member");
+    assertThat(stored.getMetadata().getAnnotations()).containsEntry("racer", "1");
+  }
+
+  @Test
+  void twoConflictsInARowAreReportedNotForced(KubernetesClient client, TestNamespace namespace) {
+    client.leases().resource(new LeaseBuilder().withNewMetadata().withName("etcd-race-1")
+        .endMetadata().withNewSpec().withHolderIdentity("before").endSpec().build()).create();
+
+    try (LeaseClient leases = racing(client, "etcd-race-1", Integer.MAX_VALUE)) {
+      assertThat(leases.renew(namespace.name(), "etcd-race-1", "1a:2b:Member",
+          ZonedDateTime.now(ZoneOffset.UTC))).isEqualTo(new LeaseClient.Outcome.Conflict());
+    }
+
+    Lease stored = client.leases().withName("etcd-race-1").get();
+    assertThat(stored.getSpec().getHolderIdentity()).isEqualTo("before");
+    assertThat(stored.getMetadata().getAnnotations()).containsEntry("racer", "2");
+  }
+
+  /** A lease client whose first {@code races} writes each lose to a write of someone else. */
+  private static LeaseClient racing(KubernetesClient client, String name, int races) {
+    AtomicInteger raced = new AtomicInteger();
+    Interceptor racer = new Interceptor() {
+      @Override
+      public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+        if ("PUT".equals(request.method()) && raced.get() < races) {
+          String count = Integer.toString(raced.incrementAndGet());
+          client.leases().withName(name).edit(l -> new LeaseBuilder(l).editMetadata()
+              .addToAnnotations("racer", count).endMetadata().build());
+        }
+      }
+    };
+    return new LeaseClient(HttpClientUtils.getHttpClientFactory()
+        .newBuilder(client.getConfiguration()).addOrReplaceInterceptor("racer", racer).build(),
+        client.getConfiguration().getMasterUrl());
   }
 }

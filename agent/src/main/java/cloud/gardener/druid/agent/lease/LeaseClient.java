@@ -72,7 +72,7 @@ final class LeaseClient implements AutoCloseable {
   /**
    * Sets holder and renew time of an existing lease.
    *
-   * @throws LeaseException if the API server cannot be reached or answers unreadably
+   * @throws LeaseException if the API server cannot be reached or does not answer in time
    */
   Outcome renew(String namespace, String name, String holder, ZonedDateTime now) {
     String url = apiRoot + namespace + "/leases/" + name;

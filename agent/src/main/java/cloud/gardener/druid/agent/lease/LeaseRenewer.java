@@ -6,9 +6,6 @@ import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.store.Snapshot;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.concurrent.Executors;
@@ -28,20 +25,20 @@ public final class LeaseRenewer implements SnapshotListener, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LeaseRenewer.class);
 
-  private final KubernetesClient kubernetes;
+  private final LeaseClient leases;
   private final AgentConfig config;
   private final MemberClient etcd;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "leases"));
 
-  private LeaseRenewer(KubernetesClient kubernetes, AgentConfig config, MemberClient etcd) {
-    this.kubernetes = kubernetes;
+  private LeaseRenewer(LeaseClient leases, AgentConfig config, MemberClient etcd) {
+    this.leases = leases;
     this.config = config;
     this.etcd = etcd;
   }
 
   public static LeaseRenewer start(AgentConfig config, MemberClient etcd) {
-    LeaseRenewer renewer = new LeaseRenewer(new KubernetesClientBuilder().build(), config, etcd);
+    LeaseRenewer renewer = new LeaseRenewer(LeaseClient.fromEnvironment(), config, etcd);
     renewer.executor.scheduleWithFixedDelay(renewer::renewMemberLease, 0, 10, TimeUnit.SECONDS);
     return renewer;
   }
@@ -61,16 +58,17 @@ public final class LeaseRenewer implements SnapshotListener, AutoCloseable {
   }
 
   private void renew(String name, String holder) {
+    String namespace = config.member().namespace();
     try {
-      Lease lease = kubernetes.leases().inNamespace(config.member().namespace())
-          .withName(name).get();
-      if (lease == null) {
-        LOG.warn("lease {}/{} does not exist", config.member().namespace(), name);
-        return;
+      LeaseClient.Outcome outcome =
+          leases.renew(namespace, name, holder, ZonedDateTime.now(ZoneOffset.UTC));
+      if (outcome instanceof LeaseClient.Outcome.Missing) {
+        LOG.warn("lease {}/{} does not exist", namespace, name);
+      } else if (outcome instanceof LeaseClient.Outcome.Conflict) {
+        LOG.warn("cannot renew lease {}: updated concurrently twice in a row", name);
+      } else if (outcome instanceof LeaseClient.Outcome.Rejected rejected) {
+        LOG.warn("cannot renew lease {}: HTTP {} {}", name, rejected.code(), rejected.reason());
       }
-      lease.getSpec().setHolderIdentity(holder);
-      lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
-      kubernetes.leases().inNamespace(config.member().namespace()).resource(lease).update();
     } catch (RuntimeException e) {
       LOG.warn("cannot renew lease {}: {}", name, e.getMessage());
     }
@@ -90,6 +88,6 @@ public final class LeaseRenewer implements SnapshotListener, AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
-    kubernetes.close();
+    leases.close();
   }
 }

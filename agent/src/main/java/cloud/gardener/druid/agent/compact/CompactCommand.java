@@ -5,12 +5,11 @@ import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.lease.LeaseClient;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.api.types.GoDuration;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -134,8 +133,8 @@ public final class CompactCommand implements Callable<Integer> {
             + compacted.plan().deltas().size() + " delta snapshots into "
             + compacted.snapshot());
         if (renewLeases) {
-          try (KubernetesClient kubernetes = new KubernetesClientBuilder().build()) {
-            new SnapshotLeases(kubernetes, namespace).compacted(
+          try (LeaseClient leases = LeaseClient.fromEnvironment()) {
+            new SnapshotLeases(leases, namespace).compacted(
                 fullLease != null ? fullLease : etcdName + "-full-snap",
                 deltaLease != null ? deltaLease : etcdName + "-delta-snap",
                 compacted.snapshot().endRevision());

@@ -1,10 +1,7 @@
 package cloud.gardener.druid.agent.compact;
 
+import cloud.gardener.druid.agent.lease.LeaseClient;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.net.HttpURLConnection;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.OptionalLong;
@@ -14,50 +11,42 @@ import java.util.OptionalLong;
  * compactor renews them: the full-snapshot lease names the compacted snapshot's revision, and
  * the delta-snapshot lease never names an older revision than that (the members' newer
  * deltas keep theirs). The operator reads the difference as the events to compact next.
+ * Read and updated (the Etcd's Role grants {@code get} and {@code update} on its leases by
+ * name, nothing else) by the members' {@link LeaseClient}; a concurrent renewal by a member is
+ * a conflict, read again.
  */
 final class SnapshotLeases {
 
-  private static final int MAX_ATTEMPTS = 5;
+  private static final int ATTEMPTS = 5;
 
-  private final KubernetesClient kubernetes;
+  private final LeaseClient leases;
   private final String namespace;
 
-  SnapshotLeases(KubernetesClient kubernetes, String namespace) {
-    this.kubernetes = kubernetes;
+  SnapshotLeases(LeaseClient leases, String namespace) {
+    this.leases = leases;
     this.namespace = namespace;
   }
 
   void compacted(String fullLease, String deltaLease, long revision) {
-    update(fullLease, revision, true);
-    update(deltaLease, revision, false);
+    ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+    String holder = Long.toString(revision);
+    check(fullLease, leases.renewIf(namespace, fullLease, lease -> true, holder, now, ATTEMPTS));
+    check(deltaLease, leases.renewIf(namespace, deltaLease,
+        lease -> holderRevision(lease).orElse(-1) < revision, holder, now, ATTEMPTS));
   }
 
-  /**
-   * Reads and updates the lease (the Etcd's Role grants {@code get} and {@code update} on its
-   * leases by name, nothing else); a concurrent renewal by a member is a conflict, read again.
-   */
-  private void update(String name, long revision, boolean always) {
-    for (int attempt = 1; ; attempt++) {
-      Lease lease = kubernetes.leases().inNamespace(namespace).withName(name).get();
-      if (lease == null) {
-        throw new IllegalStateException("lease " + namespace + "/" + name + " does not exist");
-      }
-      if (!always && holderRevision(lease).orElse(-1) >= revision) {
-        return;
-      }
-      if (lease.getSpec() == null) {
-        lease.setSpec(new LeaseSpec());
-      }
-      lease.getSpec().setHolderIdentity(Long.toString(revision));
-      lease.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
-      try {
-        kubernetes.leases().inNamespace(namespace).resource(lease).update();
-        return;
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == MAX_ATTEMPTS) {
-          throw e;
-        }
-      }
+  private void check(String name, LeaseClient.Outcome outcome) {
+    String lease = "lease " + namespace + "/" + name;
+    if (outcome instanceof LeaseClient.Outcome.Missing) {
+      throw new IllegalStateException(lease + " does not exist");
+    }
+    if (outcome instanceof LeaseClient.Outcome.Conflict) {
+      throw new IllegalStateException(lease + " was updated concurrently " + ATTEMPTS
+          + " times in a row");
+    }
+    if (outcome instanceof LeaseClient.Outcome.Rejected rejected) {
+      throw new IllegalStateException("cannot update " + lease + ": HTTP " + rejected.code()
+          + " " + rejected.reason());
     }
   }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * Reads and updates one {@code coordination.k8s.io/v1} Lease over fabric8's authenticated HTTP
@@ -23,11 +24,15 @@ import java.util.concurrent.TimeoutException;
  * thousand classes a member never uses. Update is optimistic (get, then put with the
  * resourceVersion read), as upstream's renewal; a conflict is retried once with a fresh read.
  */
-final class LeaseClient implements AutoCloseable {
+public final class LeaseClient implements AutoCloseable {
 
   /** What one renewal did. */
-  sealed interface Outcome {
+  public sealed interface Outcome {
     record Renewed() implements Outcome {
+    }
+
+    /** The lease already said as much: not written. */
+    record Unchanged() implements Outcome {
     }
 
     record Missing() implements Outcome {
@@ -61,7 +66,7 @@ final class LeaseClient implements AutoCloseable {
   }
 
   /** Client from the environment: in-cluster service account, or KUBECONFIG. */
-  static LeaseClient fromEnvironment() {
+  public static LeaseClient fromEnvironment() {
     Config config = Config.autoConfigure(null);
     // two small requests every 10 s: HTTP/1.1 keep-alive does it without HTTP/2's frame and
     // HPACK machinery (fewer classes loaded and kept)
@@ -70,13 +75,25 @@ final class LeaseClient implements AutoCloseable {
   }
 
   /**
-   * Sets holder and renew time of an existing lease.
+   * Sets holder and renew time of an existing lease; a conflict is retried once.
    *
    * @throws LeaseException if the API server cannot be reached or does not answer in time
    */
-  Outcome renew(String namespace, String name, String holder, ZonedDateTime now) {
+  public Outcome renew(String namespace, String name, String holder, ZonedDateTime now) {
+    return renewIf(namespace, name, lease -> true, holder, now, 2);
+  }
+
+  /**
+   * Sets holder and renew time of an existing lease when {@code stale} says the lease read
+   * needs it ({@link Outcome.Unchanged} otherwise), reading again after a conflict, at most
+   * {@code attempts} reads.
+   *
+   * @throws LeaseException if the API server cannot be reached or does not answer in time
+   */
+  public Outcome renewIf(String namespace, String name, Predicate<Lease> stale, String holder,
+      ZonedDateTime now, int attempts) {
     String url = apiRoot + namespace + "/leases/" + name;
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = 0; attempt < attempts; attempt++) {
       HttpResponse<byte[]> read = send(http.newHttpRequestBuilder().uri(url)
           .header("Accept", JSON).build());
       if (read.code() == 404) {
@@ -86,6 +103,9 @@ final class LeaseClient implements AutoCloseable {
         return rejected(read);
       }
       Lease lease = json.unmarshal(new String(read.body(), StandardCharsets.UTF_8), Lease.class);
+      if (!stale.test(lease)) {
+        return new Outcome.Unchanged();
+      }
       if (lease.getSpec() == null) {
         lease.setSpec(new LeaseSpec());
       }
@@ -142,7 +162,7 @@ final class LeaseClient implements AutoCloseable {
   }
 
   /** The API server could not be asked. */
-  static final class LeaseException extends RuntimeException {
+  public static final class LeaseException extends RuntimeException {
     LeaseException(String message, Throwable cause) {
       super(message, cause);
     }

@@ -61,6 +61,30 @@ class LeaseClientIT {
   }
 
   @Test
+  void aLeaseThatAlreadySaysEnoughIsNotWritten(KubernetesClient client,
+      TestNamespace namespace) {
+    client.leases().resource(new LeaseBuilder().withNewMetadata().withName("etcd-main-delta-snap")
+        .endMetadata().withNewSpec().withHolderIdentity("90").endSpec().build()).create();
+    String written = client.leases().withName("etcd-main-delta-snap").get().getMetadata()
+        .getResourceVersion();
+
+    try (LeaseClient leases = new LeaseClient(client.getConfiguration())) {
+      // the compactor's rule: the delta lease never goes back to an older revision
+      assertThat(leases.renewIf(namespace.name(), "etcd-main-delta-snap",
+          lease -> Long.parseLong(lease.getSpec().getHolderIdentity()) < 80, "80",
+          ZonedDateTime.now(ZoneOffset.UTC), 5)).isEqualTo(new LeaseClient.Outcome.Unchanged());
+      assertThat(client.leases().withName("etcd-main-delta-snap").get().getMetadata()
+          .getResourceVersion()).isEqualTo(written);
+      assertThat(leases.renewIf(namespace.name(), "etcd-main-delta-snap",
+          lease -> Long.parseLong(lease.getSpec().getHolderIdentity()) < 95, "95",
+          ZonedDateTime.now(ZoneOffset.UTC), 5)).isEqualTo(new LeaseClient.Outcome.Renewed());
+    }
+
+    assertThat(client.leases().withName("etcd-main-delta-snap").get().getSpec()
+        .getHolderIdentity()).isEqualTo("95");
+  }
+
+  @Test
   void aMissingLeaseIsReportedAndNotCreated(KubernetesClient client, TestNamespace namespace) {
     try (LeaseClient leases = new LeaseClient(client.getConfiguration())) {
       assertThat(leases.renew(namespace.name(), "etcd-gone-0", "1a:2b:Member",

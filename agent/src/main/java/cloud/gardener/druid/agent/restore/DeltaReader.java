@@ -8,7 +8,6 @@ import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.util.HeapCeiling;
-import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -212,8 +211,7 @@ final class DeltaReader implements AutoCloseable {
   }
 
   private static List<DeltaEvent> read(Snapshot delta, Path file) throws IOException {
-    return DeltaFormat.read(new ByteArrayInputStream(bytes(delta, file)), "delta snapshot "
-        + delta);
+    return decompressed(delta, file, in -> DeltaFormat.read(in, "delta snapshot " + delta));
   }
 
   /**
@@ -227,8 +225,8 @@ final class DeltaReader implements AutoCloseable {
     int length = buffer.fill(delta, file);
     Optional<List<DeltaEvent>> outline = length >= EtcdSnapshotHash.TRAILER
         ? DeltaOutline.read(buffer.bytes, length, zeros) : Optional.empty();
-    return outline.isPresent() ? outline.get() : DeltaFormat.read(
-        new ByteArrayInputStream(buffer.bytes, 0, length), "delta snapshot " + delta);
+    return outline.isPresent() ? outline.get()
+        : DeltaFormat.read(buffer.bytes, length, "delta snapshot " + delta);
   }
 
   /** One array that grows to the largest delta. */
@@ -241,8 +239,7 @@ final class DeltaReader implements AutoCloseable {
         bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1 << 20,
             Files.size(file) + 1))];
       }
-      try (InputStream raw = Files.newInputStream(file);
-          InputStream in = Compressions.decompress(delta, raw)) {
+      return decompressed(delta, file, in -> {
         int length = 0;
         for (int n; (n = in.readNBytes(bytes, length, bytes.length - length)) > 0; ) {
           length += n;
@@ -252,18 +249,22 @@ final class DeltaReader implements AutoCloseable {
           }
         }
         return length;
-      } catch (ZipException | EOFException e) {
-        throw new SnapshotIntegrityException(
-            "delta snapshot " + delta + " is corrupt: " + e.getMessage(), e);
-      }
+      });
     }
   }
 
-  /** The delta's bytes, decompressed, not yet checked. */
-  private static byte[] bytes(Snapshot delta, Path file) throws IOException {
+  /** What is read from a delta's decompressed bytes. */
+  @FunctionalInterface
+  private interface Reading<T> {
+    T from(InputStream in) throws IOException;
+  }
+
+  /** {@code reading} over the delta's decompressed bytes; a broken compression is corruption. */
+  private static <T> T decompressed(Snapshot delta, Path file, Reading<T> reading)
+      throws IOException {
     try (InputStream raw = Files.newInputStream(file);
         InputStream in = Compressions.decompress(delta, raw)) {
-      return in.readAllBytes();
+      return reading.from(in);
     } catch (ZipException | EOFException e) {
       throw new SnapshotIntegrityException(
           "delta snapshot " + delta + " is corrupt: " + e.getMessage(), e);

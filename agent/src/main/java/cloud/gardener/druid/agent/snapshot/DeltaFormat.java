@@ -77,13 +77,18 @@ public final class DeltaFormat {
    */
   public static List<DeltaEvent> read(InputStream in, String what) throws IOException {
     byte[] all = in.readAllBytes();
-    if (all.length < EtcdSnapshotHash.TRAILER) {
-      throw new SnapshotIntegrityException(what + " is truncated: only " + all.length + " bytes");
+    return read(all, all.length, what);
+  }
+
+  /** {@link #read(InputStream, String)} of the delta in the first {@code length} bytes. */
+  public static List<DeltaEvent> read(byte[] all, int length, String what) throws IOException {
+    if (length < EtcdSnapshotHash.TRAILER) {
+      throw new SnapshotIntegrityException(what + " is truncated: only " + length + " bytes");
     }
-    int jsonLength = all.length - EtcdSnapshotHash.TRAILER;
+    int jsonLength = length - EtcdSnapshotHash.TRAILER;
     MessageDigest digest = EtcdSnapshotHash.sha256();
     digest.update(all, 0, jsonLength);
-    byte[] expected = Arrays.copyOfRange(all, jsonLength, all.length);
+    byte[] expected = Arrays.copyOfRange(all, jsonLength, length);
     if (!MessageDigest.isEqual(digest.digest(), expected)) {
       throw new SnapshotIntegrityException(what + " failed its SHA-256 check");
     }

@@ -102,12 +102,18 @@ final class FullSnapshotRestore {
     } catch (IOException | RuntimeException e) {
       // a corrupt snapshot is reported as such even when etcdutl failed on it first
       if (local.isPresent()) {
-        awaitHashCheck(CompletableFuture.runAsync(() -> checkHash(full, local.get())));
+        checkHash(full, local.get());
       }
       throw e;
     }
     CompletableFuture<Void> hashChecked = local.isPresent()
-        ? CompletableFuture.runAsync(() -> checkHash(full, local.get()))
+        ? CompletableFuture.runAsync(() -> {
+          try {
+            checkHash(full, local.get());
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        })
         : CompletableFuture.completedFuture(null);
     LOG.info("full snapshot {}: {} {} ms, etcdutl restore {} ms", full,
         local.isPresent() ? "hash checked in place after etcdutl restored it;" : "download",
@@ -118,13 +124,11 @@ final class FullSnapshotRestore {
     return new Result(full.endRevision() + bump, hashChecked);
   }
 
-  private static void checkHash(Snapshot full, Path file) {
+  private static void checkHash(Snapshot full, Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       EtcdSnapshotHash hashed = new EtcdSnapshotHash(OutputStream.nullOutputStream());
       in.transferTo(hashed);
       hashed.verify("full snapshot " + full);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 
@@ -143,7 +147,6 @@ final class FullSnapshotRestore {
     }
   }
 
-  /** Reading and decompressing run ahead on their own thread, hashing and writing on this one. */
   private long sizeInStore(Snapshot full) {
     try {
       return store.size(full).orElse(0);
@@ -152,6 +155,7 @@ final class FullSnapshotRestore {
     }
   }
 
+  /** Reading and decompressing run ahead on their own thread, hashing and writing on this one. */
   private void download(Snapshot full, Path db, long size) throws IOException {
     progress.update(RestoreProgress.Phase.DOWNLOAD, full.fileName(), 0, size);
     try (InputStream raw = counted(store.open(full), full, size);

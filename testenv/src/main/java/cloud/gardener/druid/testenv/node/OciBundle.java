@@ -23,6 +23,18 @@ record OciBundle(List<String> argv, Runnable release) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The container's /etc/resolv.conf, as a kubelet gives every container one: names resolve
+   * from the bind-mounted /etc/hosts, and a name that is not there is asked of loopback only
+   * (nothing answers there). Without the file, Netty's resolver (the agent's etcd client)
+   * falls back to public DNS servers.
+   */
+  static final String RESOLV_CONF = """
+      # written by druid-testenv's node simulator: pod names are in /etc/hosts
+      nameserver 127.0.0.1
+      options attempts:1 timeout:1
+      """;
+
   /** Paths of the pod's environment that name host paths; a real container has its own. */
   private static final Set<String> HOST_ONLY_ENV = Set.of("PATH", "HOME",
       MountPaths.POD_ROOT_ENV, "KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN", "KUBERNETES_CERTS_CA_FILE",
@@ -67,7 +79,7 @@ record OciBundle(List<String> argv, Runnable release) {
     config.put("process", process);
     config.put("root", Map.of("path", image.rootfs().toString(), "readonly", true));
     config.put("hostname", request.hostname());
-    config.put("mounts", mounts(hostsFile, request));
+    config.put("mounts", mounts(hostsFile, request.bundleDir().resolve("resolv.conf"), request));
     Map<String, Object> linux = new LinkedHashMap<>();
     linux.put("namespaces", List.of(Map.of("type", "pid"), Map.of("type", "ipc"),
         Map.of("type", "uts"), Map.of("type", "mount")));
@@ -84,6 +96,7 @@ record OciBundle(List<String> argv, Runnable release) {
     }
     try {
       Files.createDirectories(request.bundleDir());
+      Files.writeString(request.bundleDir().resolve("resolv.conf"), RESOLV_CONF);
       JSON.writerWithDefaultPrettyPrinter()
           .writeValue(request.bundleDir().resolve("config.json").toFile(), config);
     } catch (IOException e) {
@@ -161,7 +174,8 @@ record OciBundle(List<String> argv, Runnable release) {
     return mount;
   }
 
-  private static List<Map<String, Object>> mounts(Path hostsFile, Request request) {
+  private static List<Map<String, Object>> mounts(Path hostsFile, Path resolvConf,
+      Request request) {
     List<Map<String, Object>> mounts = new ArrayList<>();
     mounts.add(mount("/proc", "proc", "proc", List.of()));
     mounts.add(mount("/dev", "tmpfs", "tmpfs",
@@ -176,6 +190,7 @@ record OciBundle(List<String> argv, Runnable release) {
       mounts.add(mount("/tmp", "tmpfs", "tmpfs", List.of("nosuid", "nodev", "mode=1777")));
     }
     mounts.add(mount("/etc/hosts", "bind", hostsFile.toString(), List.of("rbind", "ro")));
+    mounts.add(mount("/etc/resolv.conf", "bind", resolvConf.toString(), List.of("rbind", "ro")));
     // Shortest mount path first, so that nested mounts land on top of their parents.
     request.mounts().stream()
         .sorted(java.util.Comparator.comparingInt(m -> m.mountPath().length()))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,18 @@ class OciBundleTest {
         .contains("\"destination\":\"/var/run/secrets/kubernetes.io/serviceaccount\"")
         .contains("{\"destination\":\"/etc/hosts\",\"type\":\"bind\",\"source\":\"/etc/hosts\","
             + "\"options\":[\"rbind\",\"ro\"]}");
+  }
+
+  @Test
+  void namesNotInTheHostsFileAreAskedOfLoopbackOnly() throws Exception {
+    OciBundle.write(image, Path.of("/etc/hosts"), request(List.of(), List.of(), null));
+    Path resolvConf = dir.resolve("bundle").resolve("resolv.conf");
+    assertThat(config().get("mounts").toString())
+        .contains("{\"destination\":\"/etc/resolv.conf\",\"type\":\"bind\",\"source\":\""
+            + resolvConf + "\",\"options\":[\"rbind\",\"ro\"]}");
+    List<String> nameservers = Files.readAllLines(resolvConf).stream()
+        .filter(line -> line.startsWith("nameserver ")).toList();
+    assertThat(nameservers).containsExactly("nameserver 127.0.0.1");
   }
 
   @Test

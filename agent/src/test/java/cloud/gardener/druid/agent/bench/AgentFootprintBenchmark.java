@@ -43,7 +43,8 @@ import picocli.CommandLine;
  * measured from outside in one run: its resident set at rest (after start, after the first
  * full snapshot, after delta events), its peak during a full snapshot and a restore, cold
  * start to {@code /healthz} beside a plain etcd's own start, a cold restore beside
- * {@code etcdutl snapshot restore} of the full snapshot alone, and stop after SIGTERM beside
+ * {@code etcdutl snapshot restore} of the full snapshot alone (alternating rounds, medians, CPU
+ * times), and stop after SIGTERM beside
  * a plain etcd:
  * <pre>
  * mvn -B -q -o -pl agent test-compile exec:exec -Dexec.executable=java \

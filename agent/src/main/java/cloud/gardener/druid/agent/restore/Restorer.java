@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -203,7 +204,10 @@ public final class Restorer {
     long started = System.nanoTime();
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), member.name(), staging,
         work.resolve("etcd.log"))) {
-      LOG.info("temporary etcd ready in {} ms", (System.nanoTime() - started) / 1_000_000);
+      long readyCpu = temp.cpuMillis();
+      long agentCpu = agentCpuMillis();
+      LOG.info("temporary etcd ready in {} ms (its CPU {} ms)",
+          (System.nanoTime() - started) / 1_000_000, readyCpu);
       TransactionSender sender = new TransactionSender(temp.sink());
       List<String> names = plan.deltas().stream().map(Snapshot::fileName).toList();
       progress.update(RestoreProgress.Phase.DELTAS, "", 0, names.size());
@@ -215,8 +219,10 @@ public final class Restorer {
       }
       progress.update(RestoreProgress.Phase.DELTAS, "", names.size(), names.size());
       long revision = sender.finish();
-      LOG.info("replayed {} events of revisions {}..{} in {} transactions", deltas.events(),
-          plan.full().endRevision() + 1, deltas.sourceRevision(), sender.transactions());
+      LOG.info("replayed {} events of revisions {}..{} in {} transactions (CPU: temporary etcd"
+          + " {} ms, this JVM {} ms)", deltas.events(), plan.full().endRevision() + 1,
+          deltas.sourceRevision(), sender.transactions(), temp.cpuMillis() - readyCpu,
+          agentCpuMillis() - agentCpu);
       DeltaReader.Count counted = deltas.count();
       if (sender.transactions() != counted.transactions()
           || deltas.sourceRevision() != counted.lastRevision()) {
@@ -252,6 +258,12 @@ public final class Restorer {
       LOG.info("temporary etcd stopped in {} ms", (System.nanoTime() - stopStarted) / 1_000_000);
       return revision;
     }
+  }
+
+  /** This JVM's CPU time so far, all threads, in milliseconds (-1 if unknown). */
+  private static long agentCpuMillis() {
+    return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis)
+        .orElse(-1L);
   }
 
   private static void swapIn(Path staging, Path dataDir) throws IOException {

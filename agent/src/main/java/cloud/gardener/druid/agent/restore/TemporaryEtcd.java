@@ -122,6 +122,12 @@ public final class TemporaryEtcd implements AutoCloseable {
     }
   }
 
+  /** The CPU time the etcd process has used so far, in milliseconds (-1 if unknown). */
+  long cpuMillis() {
+    return ProcessHandle.of(process.pid()).flatMap(p -> p.info().totalCpuDuration())
+        .map(Duration::toMillis).orElse(-1L);
+  }
+
   public MemberClient client() {
     return client;
   }

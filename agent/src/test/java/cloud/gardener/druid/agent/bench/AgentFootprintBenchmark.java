@@ -17,9 +17,11 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -41,7 +43,8 @@ import picocli.CommandLine;
  * measured from outside in one run: its resident set at rest (after start, after the first
  * full snapshot, after delta events), its peak during a full snapshot and a restore, cold
  * start to {@code /healthz} beside a plain etcd's own start, a cold restore beside
- * {@code etcdutl snapshot restore} of the full snapshot alone, and stop after SIGTERM beside
+ * {@code etcdutl snapshot restore} of the full snapshot alone (alternating rounds, medians, CPU
+ * times), and stop after SIGTERM beside
  * a plain etcd:
  * <pre>
  * mvn -B -q -o -pl agent test-compile exec:exec -Dexec.executable=java \
@@ -52,7 +55,9 @@ import picocli.CommandLine;
  * after the full snapshot (default 100000), {@code --jvm="OPTIONS"} of the agent's JVM
  * (default {@link #memberJvmOptions}), {@code --jar=cli/target/druid.jar} to run the agent
  * from the druid jar as the member image does (default: this class path), {@code --keep} to
- * keep the files.
+ * keep the files, {@code --store=DIR} to run only the restore rounds on the store a run with
+ * {@code --keep} left ({@code DIR}: its {@code backups} directory; {@code --size} and
+ * {@code --deltas} then only label the figures).
  */
 public final class AgentFootprintBenchmark {
 
@@ -67,6 +72,8 @@ public final class AgentFootprintBenchmark {
 
   private static final String HOST = "127.0.0.1";
   private static final Duration SETTLE = Duration.ofSeconds(10);
+  /** Rounds of the cold restore and of etcdutl, alternating. */
+  private static final int RESTORE_ROUNDS = 3;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http = HttpClient.newBuilder()
@@ -91,6 +98,7 @@ public final class AgentFootprintBenchmark {
     String jvm = memberJvmOptions();
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     boolean keep = false;
+    Path keptStore = null;
     // without --jar: this class path (its jars' directories and logback-test.xml differ from
     // the image's one jar and logging, and cost memory the member does not pay)
     List<String> agentMain = List.of("-cp", System.getProperty("java.class.path"),
@@ -108,15 +116,24 @@ public final class AgentFootprintBenchmark {
         agentMain = List.of("-jar", arg.substring(6), "agent");
       } else if (arg.equals("--keep")) {
         keep = true;
+      } else if (arg.startsWith("--store=")) {
+        keptStore = Path.of(arg.substring(8));
       } else {
         throw new IllegalArgumentException("unknown option " + arg
-            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --java=JAVA --jar=druid.jar --keep)");
+            + " (--size=MiB --deltas=N --jvm=\"OPTIONS\" --java=JAVA --jar=druid.jar --keep"
+            + " --store=DIR)");
       }
     }
     Path work = Files.createTempDirectory("druid-footprint");
     try {
-      new AgentFootprintBenchmark(work, java, List.of(jvm.trim().split("\\s+")), agentMain)
-          .run(sizeMib, deltas);
+      AgentFootprintBenchmark benchmark = new AgentFootprintBenchmark(work, java,
+          List.of(jvm.trim().split("\\s+")), agentMain);
+      if (keptStore == null) {
+        benchmark.run(sizeMib, deltas);
+      } else {
+        benchmark.restoreRounds(keptStore, deltas);
+        benchmark.print(sizeMib);
+      }
     } finally {
       if (keep) {
         System.out.println("kept " + work);
@@ -127,7 +144,6 @@ public final class AgentFootprintBenchmark {
   }
 
   private void run(int sizeMib, int deltas) throws Exception {
-    Path bin = EtcdBinaries.dir();
     Path store = work.resolve("backups");
     long stopMillis;
     long[] plainStart = new long[3];
@@ -198,32 +214,79 @@ public final class AgentFootprintBenchmark {
     row("stop after SIGTERM (agent with its etcd | plain etcd)", stopMillis + " ms",
         Arrays.toString(plainStop) + " ms", "<= 1000 ms");
 
+    restoreRounds(store, deltas);
+    print(sizeMib);
+  }
+
+  /**
+   * The cold restore beside {@code etcdutl snapshot restore} of the full snapshot alone,
+   * alternating, {@link #RESTORE_ROUNDS} rounds each on the same store (both read the same
+   * files, so both find them in the page cache or not alike): medians and every sample.
+   */
+  private void restoreRounds(Path store, int deltas) throws Exception {
+    Path bin = EtcdBinaries.dir();
     Path fullSnapshot;
     try (Stream<Path> files = Files.list(store.resolve("default--etcd-test/v2"))) {
       fullSnapshot = files.filter(f -> f.getFileName().toString().startsWith("Full-"))
           .max(Path::compareTo).orElseThrow();
     }
-    sync();
-    long t0 = System.nanoTime();
-    ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
-        fullSnapshot.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
-        "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
-        "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
-    long etcdutlMillis = millis(t0);
-    Files2.deleteTree(work.resolve("etcdutl-restored"));
-    sync();
-    try (Member agent = start("restored", store)) {
-      long restoredMillis = agent.awaitInitialised();
-      row("cold restore: JVM start to restored data directory (full + " + deltas
-          + " deltas) | etcdutl snapshot restore of the full snapshot", restoredMillis + " ms",
-          etcdutlMillis + " ms", String.format("%.2fx (<= 2.0x)",
-              (double) restoredMillis / etcdutlMillis));
-      row("peak RSS during the restore", agent.rss.peakSinceMib() + " MiB", "", "<= 192 MiB");
-      agent.awaitStarted();
-      pause(SETTLE);
-      row("RSS at rest after the restore", agent.rss.currentMib() + " MiB", "", "<= 96 MiB");
+    long[] etcdutl = new long[RESTORE_ROUNDS];
+    long[] restored = new long[RESTORE_ROUNDS];
+    long[] peak = new long[RESTORE_ROUNDS];
+    CpuTimes[] cpu = new CpuTimes[RESTORE_ROUNDS];
+    long[] etcdutlCpu = new long[RESTORE_ROUNDS];
+    for (int round = 0; round < RESTORE_ROUNDS; round++) {
+      sync();
+      long cpu0 = CpuTimes.of(ProcessHandle.current().pid()).childrenMillis();
+      long t0 = System.nanoTime();
+      ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
+          fullSnapshot.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
+          "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
+          "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
+      etcdutl[round] = millis(t0);
+      etcdutlCpu[round] = CpuTimes.of(ProcessHandle.current().pid()).childrenMillis() - cpu0;
+      Files2.deleteTree(work.resolve("etcdutl-restored"));
+      sync();
+      boolean last = round == RESTORE_ROUNDS - 1;
+      try (Member agent = start("restored-" + round, store)) {
+        restored[round] = agent.awaitInitialised();
+        cpu[round] = CpuTimes.of(agent.process.pid());
+        peak[round] = agent.rss.peakSinceMib();
+        System.out.printf("restore round %d: agent %d ms (CPU ms: JVM %d, etcdutl and the"
+            + " temporary etcd %d), etcdutl %d ms (CPU %d ms), peak %d MiB%n", round + 1,
+            restored[round], cpu[round].selfMillis(), cpu[round].childrenMillis(),
+            etcdutl[round], etcdutlCpu[round], peak[round]);
+        System.out.println("  busiest threads of the agent JVM (CPU ms): "
+            + CpuTimes.busiestThreads(agent.process.pid(), 8));
+        if (last) {
+          row("cold restore: JVM start to restored data directory (full + " + deltas
+              + " deltas) | etcdutl snapshot restore of the full snapshot; medians of "
+              + RESTORE_ROUNDS + " alternating rounds", median(restored) + " ms",
+              median(etcdutl) + " ms", String.format("%.2fx (<= 2.0x)",
+                  (double) median(restored) / median(etcdutl)));
+          row("  samples (agent | etcdutl)", Arrays.toString(restored) + " ms",
+              Arrays.toString(etcdutl) + " ms", "");
+          row("  CPU: agent JVM + its etcdutl and temporary etcd | etcdutl",
+              Arrays.toString(cpu) + " ms", Arrays.toString(etcdutlCpu) + " ms", "");
+          row("peak RSS during the restore (highest of the rounds)",
+              Arrays.stream(peak).max().orElseThrow() + " MiB", Arrays.toString(peak) + " MiB",
+              "<= 192 MiB");
+          agent.awaitStarted();
+          pause(SETTLE);
+          row("RSS at rest after the restore", agent.rss.currentMib() + " MiB", "",
+              "<= 96 MiB");
+        }
+      }
+      if (!last) {
+        Files2.deleteTree(work.resolve("restored-" + round));
+      }
     }
-    print(sizeMib);
+  }
+
+  private static long median(long[] samples) {
+    long[] sorted = samples.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
   }
 
   private Member start(String name, Path store) throws IOException {
@@ -288,21 +351,35 @@ public final class AgentFootprintBenchmark {
       }
     }
 
+    /**
+     * Waits for the agent's log line that its initialisation is done: polling its API every
+     * few milliseconds instead would cost the agent CPU (and compilation) during the restore
+     * that no operator causes (it polls every few seconds).
+     */
     long awaitInitialised() throws IOException {
-      while (true) {
-        alive();
-        try {
-          String status = get(AgentApi.INITIALIZATION_STATUS).body();
-          if (status.startsWith("Successful")) {
+      try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
+        StringBuilder tail = new StringBuilder();
+        byte[] chunk = new byte[64 * 1024];
+        while (true) {
+          alive();
+          for (int n; (n = file.read(chunk)) > 0; ) {
+            tail.append(new String(chunk, 0, n, StandardCharsets.UTF_8));
+          }
+          if (tail.indexOf("initialisation done:") >= 0) {
             return millis(started);
           }
-          if (status.startsWith("Failed")) {
-            throw new IllegalStateException("restore failed: " + status + "; see " + log);
+          int failed = tail.indexOf("initialisation failed:");
+          if (failed >= 0) {
+            throw new IllegalStateException("restore failed: " + tail.substring(failed,
+                Math.min(tail.length(), failed + 500)) + "; see " + log);
           }
-        } catch (IOException e) {
-          // not listening yet
+          // keep the last line, which may be incomplete
+          int lastLine = tail.lastIndexOf("\n");
+          if (lastLine >= 0) {
+            tail.delete(0, lastLine + 1);
+          }
+          pause(Duration.ofMillis(5));
         }
-        pause(Duration.ofMillis(5));
       }
     }
 

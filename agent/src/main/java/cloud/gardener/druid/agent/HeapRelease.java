@@ -9,9 +9,9 @@ import cloud.gardener.druid.agent.util.HeapCeiling;
  * delta snapshot if the old generation had to grow since the last one (the events it held were
  * promoted and are garbage now); between them {@link HeapCeiling} gives back what a burst
  * grew (a leader's first delta after a restore buffered 100,000 events and left 52 MiB of old
- * generation committed, 15 MiB of it alive). With the members' Serial GC (api/member/MemberJvmOptions) the heap shrinks only in
- * a full collection; every member pays a grown heap all the time, one collection of a mostly
- * empty heap costs milliseconds.
+ * generation committed, 15 MiB of it alive). With the members' Serial GC
+ * (api/member/MemberJvmOptions) the heap shrinks only in a full collection; every member pays a
+ * grown heap all the time, one collection of a mostly empty heap costs milliseconds.
  */
 final class HeapRelease implements SnapshotListener {
 

@@ -55,6 +55,28 @@ public final class HeapCeiling {
   }
 
   /**
+   * A full collection if the old generation had to grow since the last one: called when the
+   * agent has just dropped what it held (a delta snapshot written), so what was promoted since
+   * is garbage by now. Without it a member kept what a burst of events promoted: 100,000 events
+   * left the old generation at 23 MiB, 12 MiB of it alive (RSS at rest 133 MiB, 123 after a
+   * full collection).
+   */
+  public static void collectIfExpanded() {
+    if (expanded(oldGenerationCommitted(), afterLastCollection)) {
+      collect();
+    }
+  }
+
+  /**
+   * Whether an old generation of {@code committed} bytes is larger than the {@code
+   * afterCollection} bytes a full collection left it at (it grows only when promotions have
+   * used up the free share MaxHeapFreeRatio left). Before the first full collection it is.
+   */
+  static boolean expanded(long committed, long afterCollection) {
+    return committed > afterCollection;
+  }
+
+  /**
    * Whether an old generation of {@code committed} bytes has grown enough since a full
    * collection left it at {@code afterCollection} to be worth another: by more than half plus
    * 8 MiB. A collection sets the new mark, so a steady heap is not collected again.

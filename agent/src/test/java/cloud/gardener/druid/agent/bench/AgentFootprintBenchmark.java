@@ -160,6 +160,7 @@ public final class AgentFootprintBenchmark {
       pause(SETTLE);
       row("RSS at rest after start (and the initial full snapshot)",
           agent.rss.currentMib() + " MiB", "", "<= 96 MiB");
+      atRest(agent, "start");
 
       long t0 = System.nanoTime();
       try (MemberClient client = new MemberClient(agent.clientUrl, Optional.empty())) {
@@ -191,6 +192,7 @@ public final class AgentFootprintBenchmark {
       pause(SETTLE);
       row("RSS at rest after the full snapshot", agent.rss.currentMib() + " MiB", "",
           "<= 96 MiB");
+      atRest(agent, "full");
 
       agent.rss.reset();
       long revision = writeEvents(agent.clientUrl, deltas);
@@ -200,6 +202,7 @@ public final class AgentFootprintBenchmark {
       pause(SETTLE);
       row("RSS at rest after " + deltas + " delta events", agent.rss.currentMib() + " MiB",
           "", "<= 96 MiB");
+      atRest(agent, "deltas");
       stopMillis = agent.stop();
     }
     long[] plainStop = new long[3];
@@ -275,6 +278,7 @@ public final class AgentFootprintBenchmark {
           pause(SETTLE);
           row("RSS at rest after the restore", agent.rss.currentMib() + " MiB", "",
               "<= 96 MiB");
+          atRest(agent, "restore");
         }
       }
       if (!last) {
@@ -287,6 +291,18 @@ public final class AgentFootprintBenchmark {
     long[] sorted = samples.clone();
     Arrays.sort(sorted);
     return sorted[sorted.length / 2];
+  }
+
+  /**
+   * Runs the command of {@code -Dbench.atRest} (if set) with the agent's pid and the rest
+   * state's name, to look inside the JVM at rest (NMT, smaps) after its RSS was read.
+   */
+  private static void atRest(Member agent, String state) throws Exception {
+    String command = System.getProperty("bench.atRest");
+    if (command != null) {
+      ProcessRunner.run(List.of(command, Long.toString(agent.process.pid()), state),
+          Duration.ofMinutes(2));
+    }
   }
 
   private Member start(String name, Path store) throws IOException {

@@ -25,4 +25,12 @@ class HeapCeilingTest {
     assertThat(HeapCeiling.grown(8 * MIB, 0)).isFalse();
     assertThat(HeapCeiling.grown(9 * MIB, 0)).isTrue();
   }
+
+  @Test
+  void afterADeltaAnOldGenerationThatHadToGrowIsCollected() {
+    // measured after 100,000 events: 16 MiB after the full snapshot's release, 23 MiB committed
+    assertThat(HeapCeiling.expanded(23 * MIB, 16 * MIB)).isTrue();
+    assertThat(HeapCeiling.expanded(16 * MIB, 16 * MIB)).isFalse();
+    assertThat(HeapCeiling.expanded(14 * MIB, 16 * MIB)).isFalse();
+  }
 }

@@ -14,8 +14,9 @@ package cloud.gardener.druid.api.member;
  * seventh of the heap (an idle agent allocates little; the default third kept 5 MiB more
  * resident for nothing), two JIT threads on any node
  * (C2 stays: SHA-256 is an intrinsic only there, and C1 alone hashed 15 times slower), native
- * memory the JIT freed given back every 5 s, and one Netty arena. docs/monitoring.md explains
- * the figures, docs/benchmarks.md measures them.
+ * memory the JIT freed given back every 5 s, and one Netty arena of 512 KiB chunks (gRPC asks
+ * for 2 MiB ones; 2-4 MiB less at rest, snapshots no slower). docs/monitoring.md explains the
+ * figures, docs/benchmarks.md measures them.
  */
 public final class MemberJvmOptions {
 
@@ -34,6 +35,7 @@ public final class MemberJvmOptions {
         + " -XX:-ShrinkHeapInSteps"
         + " -XX:MaxMetaspaceSize=96m"
         + " -XX:ReservedCodeCacheSize=48m -XX:CICompilerCount=2 -XX:TrimNativeHeapInterval=5000"
-        + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1";
+        + " -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1"
+        + " -Dio.netty.allocator.maxOrder=6";
   }
 }

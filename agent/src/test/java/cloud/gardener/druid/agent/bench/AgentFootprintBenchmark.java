@@ -17,13 +17,10 @@ import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,11 +148,11 @@ public final class AgentFootprintBenchmark {
       plainStart[i] = PlainEtcdStart.millis(http, work.resolve("plain-start-" + i),
           work.resolve("plain-start.log"));
     }
-    try (Member agent = start("first", store)) {
-      Timing start = agent.awaitStarted();
-      row("cold start: JVM start to the first API answer", start.apiMillis + " ms", "", "");
+    try (AgentProcess agent = start("first", store)) {
+      AgentProcess.Timing start = agent.awaitStarted();
+      row("cold start: JVM start to the first API answer", start.apiMillis() + " ms", "", "");
       row("cold start: JVM start to /healthz 200 (etcd answers) | plain etcd: exec to /health 200",
-          start.healthzMillis + " ms", Arrays.toString(plainStart) + " ms", "<= 500 ms");
+          start.healthzMillis() + " ms", Arrays.toString(plainStart) + " ms", "<= 500 ms");
       await(() -> latestFull(agent).isPresent(), Duration.ofMinutes(5));
       pause(SETTLE);
       row("RSS at rest after start (and the initial full snapshot)",
@@ -251,7 +248,7 @@ public final class AgentFootprintBenchmark {
       Files2.deleteTree(work.resolve("etcdutl-restored"));
       sync();
       boolean last = round == RESTORE_ROUNDS - 1;
-      try (Member agent = start("restored-" + round, store)) {
+      try (AgentProcess agent = start("restored-" + round, store)) {
         restored[round] = agent.awaitInitialised();
         cpu[round] = CpuTimes.of(agent.process.pid());
         peak[round] = agent.rss.peakSinceMib();
@@ -297,7 +294,7 @@ public final class AgentFootprintBenchmark {
    * Runs the command of {@code -Dbench.atRest} (if set) with the agent's pid and the rest
    * state's name, to look inside the JVM at rest (NMT, smaps) after its RSS was read.
    */
-  private static void atRest(Member agent, String state) throws Exception {
+  private static void atRest(AgentProcess agent, String state) throws Exception {
     String command = System.getProperty("bench.atRest");
     if (command != null) {
       ProcessRunner.run(List.of(command, Long.toString(agent.process.pid()), state),
@@ -305,7 +302,7 @@ public final class AgentFootprintBenchmark {
     }
   }
 
-  private Member start(String name, Path store) throws IOException {
+  private AgentProcess start(String name, Path store) throws IOException {
     int clientPort = FreePorts.on(HOST);
     int peerPort = FreePorts.on(HOST);
     int serverPort = FreePorts.on(HOST);
@@ -323,137 +320,17 @@ public final class AgentFootprintBenchmark {
     long t0 = System.nanoTime();
     Process process = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
-    return new Member(process, t0, URI.create("http://" + HOST + ":" + clientPort),
+    return new AgentProcess(http, process, t0, URI.create("http://" + HOST + ":" + clientPort),
         URI.create("http://" + HOST + ":" + serverPort), log);
   }
 
-  private record Timing(long apiMillis, long healthzMillis) {
-  }
-
-  /** One agent JVM, its start time (System.nanoTime) and its resident set sampler. */
-  private final class Member implements AutoCloseable {
-    final Process process;
-    final long started;
-    final URI clientUrl;
-    final URI api;
-    final Path log;
-    final RssSampler rss;
-
-    Member(Process process, long started, URI clientUrl, URI api, Path log) {
-      this.process = process;
-      this.started = started;
-      this.clientUrl = clientUrl;
-      this.api = api;
-      this.log = log;
-      this.rss = RssSampler.start(process.pid());
-    }
-
-    Timing awaitStarted() {
-      long api = -1;
-      while (true) {
-        alive();
-        try {
-          HttpResponse<String> health = get(AgentApi.HEALTHZ);
-          if (api < 0) {
-            api = millis(started);
-          }
-          if (health.statusCode() == 200) {
-            return new Timing(api, millis(started));
-          }
-        } catch (IOException e) {
-          // not listening yet
-        }
-        pause(Duration.ofMillis(5));
-      }
-    }
-
-    /**
-     * Waits for the agent's log line that its initialisation is done: polling its API every
-     * few milliseconds instead would cost the agent CPU (and compilation) during the restore
-     * that no operator causes (it polls every few seconds).
-     */
-    long awaitInitialised() throws IOException {
-      try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-        StringBuilder tail = new StringBuilder();
-        byte[] chunk = new byte[64 * 1024];
-        while (true) {
-          alive();
-          for (int n; (n = file.read(chunk)) > 0; ) {
-            tail.append(new String(chunk, 0, n, StandardCharsets.UTF_8));
-          }
-          if (tail.indexOf("initialisation done:") >= 0) {
-            return millis(started);
-          }
-          int failed = tail.indexOf("initialisation failed:");
-          if (failed >= 0) {
-            throw new IllegalStateException("restore failed: " + tail.substring(failed,
-                Math.min(tail.length(), failed + 500)) + "; see " + log);
-          }
-          // keep the last line, which may be incomplete
-          int lastLine = tail.lastIndexOf("\n");
-          if (lastLine >= 0) {
-            tail.delete(0, lastLine + 1);
-          }
-          pause(Duration.ofMillis(5));
-        }
-      }
-    }
-
-    private void alive() {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("the agent exited; see " + log);
-      }
-    }
-
-    HttpResponse<String> get(String path) throws IOException {
-      return send(HttpRequest.newBuilder(api.resolve(path)).GET());
-    }
-
-    HttpResponse<String> post(String path) throws IOException {
-      return send(HttpRequest.newBuilder(api.resolve(path))
-          .POST(HttpRequest.BodyPublishers.noBody()));
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
-      try {
-        return http.send(request.timeout(Duration.ofMinutes(30)).build(),
-            HttpResponse.BodyHandlers.ofString());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException(e);
-      }
-    }
-
-    /** SIGTERM until the process exited, in milliseconds. */
-    long stop() throws InterruptedException {
-      long t0 = System.nanoTime();
-      process.destroy();
-      if (!process.waitFor(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the agent did not stop within 60 s; see " + log);
-      }
-      return millis(t0);
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      rss.close();
-      List<ProcessHandle> children = process.descendants().toList();
-      if (process.isAlive()) {
-        process.destroy();
-        process.waitFor(60, TimeUnit.SECONDS);
-      }
-      process.destroyForcibly();
-      children.forEach(ProcessHandle::destroyForcibly);
-    }
-  }
-
-  private Optional<Long> latestFull(Member agent) throws IOException {
+  private Optional<Long> latestFull(AgentProcess agent) throws IOException {
     var full = JSON.readTree(agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("fullSnapshot");
     return full.isMissingNode() || full.isNull() ? Optional.empty()
         : Optional.of(full.path("endRevision").asLong());
   }
 
-  private long latestDeltaEnd(Member agent) throws IOException {
+  private long latestDeltaEnd(AgentProcess agent) throws IOException {
     return JSON.readTree(agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("deltaSnapshots")
         .findValues("endRevision").stream().mapToLong(v -> v.asLong()).max().orElse(0);
   }
@@ -512,7 +389,7 @@ public final class AgentFootprintBenchmark {
     ProcessRunner.run(List.of("sync"), Duration.ofMinutes(5));
   }
 
-  private static void pause(Duration duration) {
+  static void pause(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());
     } catch (InterruptedException e) {
@@ -521,7 +398,7 @@ public final class AgentFootprintBenchmark {
     }
   }
 
-  private static long millis(long startNanos) {
+  static long millis(long startNanos) {
     return (System.nanoTime() - startNanos) / 1_000_000;
   }
 

@@ -3,6 +3,7 @@ package cloud.gardener.druid.agent.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Samples one process's resident set (VmRSS of /proc/PID/status: the JVM alone, not its etcd
@@ -35,6 +36,21 @@ final class RssSampler implements AutoCloseable {
 
   long peakSinceMib() {
     return Math.max(peakKib, rssKib()) / 1024;
+  }
+
+  /**
+   * The resident set at rest: one sample a second for {@code seconds}, as "median MiB
+   * (min-max)". A single sample may catch a transient (the JIT's native memory, freed again
+   * within the 5 s of TrimNativeHeapInterval).
+   */
+  String restingMib(int seconds) throws InterruptedException {
+    long[] samples = new long[seconds];
+    for (int i = 0; i < seconds; i++) {
+      Thread.sleep(1_000);
+      samples[i] = currentMib();
+    }
+    Arrays.sort(samples);
+    return samples[seconds / 2] + " MiB (" + samples[0] + "-" + samples[seconds - 1] + ")";
   }
 
   void reset() {

@@ -241,13 +241,9 @@ public final class AgentFootprintBenchmark {
       sync();
       long cpu0 = CpuTimes.of(ProcessHandle.current().pid()).childrenMillis();
       long t0 = System.nanoTime();
-      ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
-          fullSnapshot.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
-          "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
-          "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
+      EtcdutlBaseline.restore(bin, fullSnapshot, work.resolve("etcdutl-restored"));
       etcdutl[round] = millis(t0);
       etcdutlCpu[round] = CpuTimes.of(ProcessHandle.current().pid()).childrenMillis() - cpu0;
-      Files2.deleteTree(work.resolve("etcdutl-restored"));
       sync();
       boolean last = round == RESTORE_ROUNDS - 1;
       try (AgentProcess agent = start("restored-" + round, store)) {

@@ -115,12 +115,8 @@ public final class SnapshotBenchmark {
     for (int round = 0; round < ROUNDS; round++) {
       sync();
       long t0 = System.nanoTime();
-      ProcessRunner.run(List.of(bin.resolve("etcdutl").toString(), "snapshot", "restore",
-          saved.toString(), "--data-dir=" + work.resolve("etcdutl-restored"),
-          "--name=bench-0", "--initial-cluster=bench-0=http://127.0.0.1:2380",
-          "--initial-advertise-peer-urls=http://127.0.0.1:2380"), Duration.ofMinutes(30));
+      EtcdutlBaseline.restore(bin, saved, work.resolve("etcdutl-restored"));
       etcdutlRestore[round] = seconds(t0);
-      Files2.deleteTree(work.resolve("etcdutl-restored"));
       restorePlain[round] = restore(plain, work.resolve("restored-plain"));
     }
     double restoreGzip = restore(gzip, work.resolve("restored-gzip"));

@@ -240,9 +240,8 @@ public final class AgentFootprintBenchmark {
     for (int round = 0; round < RESTORE_ROUNDS; round++) {
       sync();
       long cpu0 = CpuTimes.of(ProcessHandle.current().pid()).childrenMillis();
-      long t0 = System.nanoTime();
-      EtcdutlBaseline.restore(bin, fullSnapshot, work.resolve("etcdutl-restored"));
-      etcdutl[round] = millis(t0);
+      etcdutl[round] = EtcdutlBaseline.restoreMillis(bin, fullSnapshot,
+          work.resolve("etcdutl-restored"));
       etcdutlCpu[round] = CpuTimes.of(ProcessHandle.current().pid()).childrenMillis() - cpu0;
       sync();
       boolean last = round == RESTORE_ROUNDS - 1;

@@ -114,9 +114,8 @@ public final class SnapshotBenchmark {
     double[] restorePlain = new double[ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
       sync();
-      long t0 = System.nanoTime();
-      EtcdutlBaseline.restore(bin, saved, work.resolve("etcdutl-restored"));
-      etcdutlRestore[round] = seconds(t0);
+      etcdutlRestore[round] = EtcdutlBaseline.restoreMillis(bin, saved,
+          work.resolve("etcdutl-restored")) / 1000.0;
       restorePlain[round] = restore(plain, work.resolve("restored-plain"));
     }
     double restoreGzip = restore(gzip, work.resolve("restored-gzip"));

@@ -7,11 +7,11 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.Files2;
+import cloud.gardener.druid.agent.util.ProcessCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -205,7 +205,7 @@ public final class Restorer {
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), member.name(), staging,
         work.resolve("etcd.log"))) {
       long readyCpu = temp.cpuMillis();
-      long agentCpu = agentCpuMillis();
+      long agentCpu = ProcessCpu.millis(ProcessHandle.current());
       LOG.info("temporary etcd ready in {} ms (its CPU {} ms)",
           (System.nanoTime() - started) / 1_000_000, readyCpu);
       TransactionSender sender = new TransactionSender(temp.sink());
@@ -222,7 +222,7 @@ public final class Restorer {
       LOG.info("replayed {} events of revisions {}..{} in {} transactions (CPU: temporary etcd"
           + " {} ms, this JVM {} ms)", deltas.events(), plan.full().endRevision() + 1,
           deltas.sourceRevision(), sender.transactions(), temp.cpuMillis() - readyCpu,
-          agentCpuMillis() - agentCpu);
+          ProcessCpu.millis(ProcessHandle.current()) - agentCpu);
       DeltaReader.Count counted = deltas.count();
       if (sender.transactions() != counted.transactions()
           || deltas.sourceRevision() != counted.lastRevision()) {
@@ -258,12 +258,6 @@ public final class Restorer {
       LOG.info("temporary etcd stopped in {} ms", (System.nanoTime() - stopStarted) / 1_000_000);
       return revision;
     }
-  }
-
-  /** This JVM's CPU time so far, all threads, in milliseconds (-1 if unknown). */
-  private static long agentCpuMillis() {
-    return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis)
-        .orElse(-1L);
   }
 
   private static void swapIn(Path staging, Path dataDir) throws IOException {

@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.snapshot.DeltaEvent;
 import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.ProcessCpu;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.op.Op;
@@ -124,8 +125,7 @@ public final class TemporaryEtcd implements AutoCloseable {
 
   /** The CPU time the etcd process has used so far, in milliseconds (-1 if unknown). */
   long cpuMillis() {
-    return ProcessHandle.of(process.pid()).flatMap(p -> p.info().totalCpuDuration())
-        .map(Duration::toMillis).orElse(-1L);
+    return ProcessHandle.of(process.pid()).map(ProcessCpu::millis).orElse(-1L);
   }
 
   public MemberClient client() {

@@ -32,6 +32,11 @@ public class EtcdMemberStatus {
   @JsonPropertyDescription("Pod and volume match the desired revisions and the PVC is bound.")
   private Boolean updated;
 
+  @JsonPropertyDescription("Set only while the member's agent does not answer the operator:"
+      + " the time of the first observation without an answer. id and role are then the last"
+      + " known ones (extension of this operator).")
+  private String agentNotAnsweringSince;
+
   public String getName() {
     return name;
   }
@@ -102,5 +107,13 @@ public class EtcdMemberStatus {
 
   public void setUpdated(Boolean updated) {
     this.updated = updated;
+  }
+
+  public String getAgentNotAnsweringSince() {
+    return agentNotAnsweringSince;
+  }
+
+  public void setAgentNotAnsweringSince(String agentNotAnsweringSince) {
+    this.agentNotAnsweringSince = agentNotAnsweringSince;
   }
 }

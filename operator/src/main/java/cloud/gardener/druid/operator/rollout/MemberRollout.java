@@ -48,7 +48,9 @@ import java.util.OptionalInt;
  *       outdated: the restart completes it): a member that is not ready first (it does not
  *       count toward quorum), then, only while the cluster is healthy and in sync, in roll
  *       order ({@link ClusterSnapshot#rollOrder}): followers from the highest ordinal down,
- *       the leader last, after leadership was moved to an updated member.
+ *       the leader last, after leadership was moved to an updated member;
+ *   <li>done, once this observation saw every wanted member vote; until then wait for the
+ *       first that does not (its agent silent, unhealthy, or still a learner).
  * </ol>
  *
  * <p>Pure: the decision depends on the snapshot and the desired members only; the caller
@@ -89,9 +91,19 @@ public final class MemberRollout {
         .or(() -> volumes.startReplacement(s, changes))
         .or(() -> volumes.grow(changes))
         .or(() -> update(s, desired))
-        .orElseGet(() -> s.volumes().active().isPresent()
-            ? new Wait("the volume operation " + s.volumes().active().get().getType() + " to finish")
-            : new Done());
+        .orElseGet(() -> finished(s));
+  }
+
+  /**
+   * Nothing is left to change; the rollout is done only when this same observation saw every
+   * wanted member vote (pod ready, agent answering with a healthy etcd, not a learner), so that
+   * "done" is never written from an observation that could not see a member's state.
+   */
+  private static RolloutAction finished(ClusterSnapshot s) {
+    if (s.volumes().active().isPresent()) {
+      return new Wait("the volume operation " + s.volumes().active().get().getType() + " to finish");
+    }
+    return s.whyNotAllVote(null).<RolloutAction>map(Wait::new).orElseGet(Done::new);
   }
 
   private RolloutAction hibernate(ClusterSnapshot s) {

@@ -68,9 +68,8 @@ class AgentTlsIT {
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/atls");
     etcd.getSpec().getBackup().setTls(agentTls());
     client.resource(etcd).create();
-    awaitRolloutComplete(client, "atls");
+    Etcd ready = awaitRolloutComplete(client, "atls");
 
-    Etcd ready = client.resources(Etcd.class).withName("atls").get();
     assertThat(ready.getStatus().getMembers()).hasSize(3)
         .extracting(m -> m.getRole()).containsOnlyOnce("Leader");
     String podIp = client.pods().withName("atls-0").get().getStatus().getPodIP();

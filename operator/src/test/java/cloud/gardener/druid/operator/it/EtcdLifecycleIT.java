@@ -8,8 +8,10 @@ import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -53,12 +55,8 @@ class EtcdLifecycleIT {
     Etcd etcd = load("etcd-3-local.yaml", ns.name());
     etcd.getMetadata().setName("trio");
     client.resource(etcd).create();
-    awaitRolloutComplete(client, "trio");
-
-    // roles and ids come from the agents' answers, which may lag the pods' readiness under load
-    Etcd ready = await().atMost(Duration.ofSeconds(60)).until(
-        () -> client.resources(Etcd.class).withName("trio").get(),
-        e -> e.getStatus().getMembers().stream().allMatch(m -> m.getId() != null));
+    // a complete rollout saw every member vote in the observation its status came from
+    Etcd ready = awaitRolloutComplete(client, "trio");
     assertThat(ready.getStatus().getMembers()).hasSize(3)
         .extracting(m -> m.getRole()).containsOnlyOnce("Leader");
     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
@@ -117,5 +115,51 @@ class EtcdLifecycleIT {
         assertThat(EtcdClients.get(etcdClient.getKVClient(), "/before-scale/" + i)).isEqualTo("v" + i);
       }
     }
+  }
+
+  /**
+   * A member's agent that stops answering (its process stopped, as a hung JVM is) keeps the
+   * member's id and role in the status, marked as not answering, and the rollout is not shown
+   * complete meanwhile; once it answers again the mark goes and the rollout completes.
+   */
+  @Test
+  void aMemberWhoseAgentStopsAnsweringKeepsItsRoleAndIsMarked(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd etcd = load("etcd-1-local.yaml", ns.name());
+    etcd.getMetadata().setName("hung");
+    etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/hung");
+    client.resource(etcd).create();
+    EtcdMemberStatus before = awaitRolloutComplete(client, "hung").getStatus().getMembers().get(0);
+    assertThat(before.getRole()).isEqualTo("Leader");
+    long agentPid = mainProcess(client.pods().withName("hung-0").get());
+
+    signal("STOP", agentPid);
+    try {
+      Etcd silent = await().atMost(ROLLOUT).until(() -> ItSupport.etcd(client, "hung"),
+          e -> e.getStatus().getMembers().get(0).getAgentNotAnsweringSince() != null);
+      EtcdMemberStatus member = silent.getStatus().getMembers().get(0);
+      assertThat(member.getRole()).isEqualTo("Leader");
+      assertThat(member.getId()).isEqualTo(before.getId());
+      assertThat(member.getReason()).isIn("AgentNotAnswering", "PodNotReady");
+      assertThat(RolloutCompletion.isComplete(silent)).isFalse();
+    } finally {
+      signal("CONT", agentPid);
+    }
+    Etcd back = awaitRolloutComplete(client, "hung");
+    assertThat(back.getStatus().getMembers().get(0).getAgentNotAnsweringSince()).isNull();
+    assertThat(back.getStatus().getMembers().get(0).getRole()).isEqualTo("Leader");
+  }
+
+  /** The pod's main process: the node simulator names it in the container id. */
+  private static long mainProcess(Pod pod) {
+    String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
+    assertThat(id).startsWith("druid-local://");
+    return Long.parseLong(id.substring("druid-local://".length()));
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+        .inheritIO().start();
+    assertThat(kill.waitFor()).as("kill -" + signal + " " + pid).isZero();
   }
 }

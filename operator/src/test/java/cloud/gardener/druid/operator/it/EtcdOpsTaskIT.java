@@ -170,8 +170,7 @@ class EtcdOpsTaskIT {
   @Order(6)
   void defragmentationGoesMemberByMemberLeaderLastWhileClientsWriteAndALaterTaskWaits(
       KubernetesClient client) throws Exception {
-    awaitRolloutComplete(client, "trio");
-    String leader = client.resources(Etcd.class).withName("trio").get().getStatus().getMembers()
+    String leader = awaitRolloutComplete(client, "trio").getStatus().getMembers()
         .stream().filter(m -> "Leader".equals(m.getRole())).findFirst().orElseThrow().getName();
     try (LoadClient load = new LoadClient(EtcdClients.endpoints(client, trio), "/defrag",
         Duration.ofMinutes(5))) {

@@ -79,15 +79,19 @@ final class ItSupport {
     return client.resources(Etcd.class).withName(name).get();
   }
 
-  /** Waits until the rollout predicate holds for the Etcd, at most {@link #ROLLOUT}. */
-  static void awaitRolloutComplete(KubernetesClient client, String name) {
-    awaitRolloutComplete(client, name, ROLLOUT);
+  /**
+   * Waits until the rollout predicate holds for the Etcd, at most {@link #ROLLOUT}, and returns
+   * the Etcd as read when it held: assert on that object, not on a later read, whose status may
+   * already show something newer.
+   */
+  static Etcd awaitRolloutComplete(KubernetesClient client, String name) {
+    return awaitRolloutComplete(client, name, ROLLOUT);
   }
 
-  static void awaitRolloutComplete(KubernetesClient client, String name, Duration atMost) {
+  static Etcd awaitRolloutComplete(KubernetesClient client, String name, Duration atMost) {
     try {
-      await().atMost(atMost).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-          .until(() -> RolloutCompletion.isComplete(etcd(client, name)));
+      return await().atMost(atMost).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+          .until(() -> etcd(client, name), RolloutCompletion::isComplete);
     } catch (ConditionTimeoutException e) {
       throw new AssertionError("rollout of " + name + " did not complete in " + atMost, e);
     }

@@ -94,10 +94,9 @@ class RolloutIT {
       try (RolloutRecorder recorder = RolloutRecorder.start(client, etcd(client),
           operator.settings())) {
         Etcd changed = EtcdEdits.edit(client, "roll", e -> e.getSpec().setReplicas(replicas));
-        awaitRolloutComplete(client, "roll");
+        Etcd done = awaitRolloutComplete(client, "roll");
         assertThat(recorder.violations()).isEmpty();
         assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
-        Etcd done = etcd(client);
         assertThat(done.getStatus().getMembers()).hasSize(replicas)
             .allSatisfy(m -> assertThat(m.getRole()).isIn("Leader", "Member"));
       }

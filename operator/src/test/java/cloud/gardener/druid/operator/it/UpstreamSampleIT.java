@@ -25,9 +25,8 @@ class UpstreamSampleIT {
       throws Exception {
     Etcd etcd = ItSupport.load("etcd-upstream-sample.yaml", ns.name());
     client.resource(etcd).create();
-    ItSupport.awaitRolloutComplete(client, "etcd-test", Duration.ofMinutes(3));
+    Etcd ready = ItSupport.awaitRolloutComplete(client, "etcd-test", Duration.ofMinutes(3));
 
-    Etcd ready = client.resources(Etcd.class).withName("etcd-test").get();
     assertThat(ready.getStatus().getReady()).isTrue();
     assertThat(ready.getStatus().getReadyReplicas()).isEqualTo(3);
     assertThat(ready.getStatus().getLastErrors()).isNullOrEmpty();

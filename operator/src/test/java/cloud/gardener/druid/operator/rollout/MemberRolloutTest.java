@@ -40,6 +40,22 @@ class MemberRolloutTest {
         "restart etcd-1", "restart etcd-1 (pod terminating)");
   }
 
+  /**
+   * Everything is updated, but one member's agent gave no answer in this observation: the
+   * rollout is not done (it cannot see whether that member votes), it waits for the member.
+   */
+  @Test
+  void notDoneWhileAMemberIsNotSeenVoting() {
+    FakeCluster c = threeMembers("new", 0);
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Done.class);
+    c.members.get(2).agentAnswers = false;
+    assertThat(rollout.next(c.snapshot(), c.desired()))
+        .isEqualTo(new Wait("the agent of etcd-2 does not answer"));
+    c.members.get(2).agentAnswers = true;
+    c.members.get(2).role = "Learner";
+    assertThat(rollout.next(c.snapshot(), c.desired())).isNotInstanceOf(Done.class);
+  }
+
   @Test
   void aRestartWhosePodStillTerminatesIsPlannedAgainForTheSameMember() {
     FakeCluster c = threeMembers("old", 0);

@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.LastOperation;
 import cloud.gardener.druid.operator.testing.Etcds;
@@ -86,6 +87,47 @@ class EtcdStatusComputerTest {
     c.members.get(1).restoring = null;
     assertThat(EtcdStatusComputer.compute(c.snapshot(), c.desired(), next, Optional.of(1L),
         succeeded(), List.of(), null).getMembers().get(1).getReason()).isEqualTo("PodNotReady");
+  }
+
+  /**
+   * One observation in which a ready member's agent gives no answer keeps the member's id and
+   * role (from the other agents' views, else the previous status) and says since when.
+   */
+  @Test
+  void aMemberWhoseAgentIsSilentKeepsItsIdAndRoleAndSaysSo() {
+    FakeCluster c = cluster(3, "new");
+    EtcdStatus answered = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null,
+        Optional.of(1L), succeeded(), List.of(), null);
+    assertThat(answered.getMembers().get(0).getAgentNotAnsweringSince()).isNull();
+
+    c.members.get(0).agentAnswers = false;
+    EtcdStatus silent = EtcdStatusComputer.compute(c.snapshot(), c.desired(), answered,
+        Optional.of(1L), succeeded(), List.of(), null);
+    EtcdMemberStatus leader = silent.getMembers().get(0);
+    assertThat(leader.getId()).isEqualTo("m0");
+    assertThat(leader.getRole()).as("the others still follow it").isEqualTo("Leader");
+    assertThat(leader.getStatus()).isEqualTo("Ready");
+    assertThat(leader.getReason()).isEqualTo("AgentNotAnswering");
+    assertThat(leader.getAgentNotAnsweringSince()).isEqualTo("2026-01-01T00:00:00Z");
+
+    c.members.values().forEach(m -> m.agentAnswers = false);
+    EtcdStatus allSilent = EtcdStatusComputer.compute(c.snapshot(), c.desired(), silent,
+        Optional.of(1L), succeeded(), List.of(), null);
+    assertThat(allSilent.getMembers()).extracting(EtcdMemberStatus::getRole)
+        .as("no agent answers: the previous roles").containsExactly("Leader", "Member", "Member");
+    assertThat(allSilent.getMembers()).extracting(EtcdMemberStatus::getId)
+        .containsExactly("m0", "m1", "m2");
+    assertThat(StatusWriter.same(allSilent, EtcdStatusComputer.compute(c.snapshot(),
+        c.desired(), allSilent, Optional.of(1L), succeeded(), List.of(), null)))
+        .as("a silence that goes on writes nothing new").isTrue();
+
+    c.members.values().forEach(m -> m.agentAnswers = true);
+    EtcdStatus back = EtcdStatusComputer.compute(c.snapshot(), c.desired(), allSilent,
+        Optional.of(1L), succeeded(), List.of(), null);
+    assertThat(back.getMembers()).allSatisfy(m -> {
+      assertThat(m.getAgentNotAnsweringSince()).isNull();
+      assertThat(m.getReason()).isEqualTo("MemberReady");
+    });
   }
 
   @Test

@@ -39,6 +39,8 @@ public final class FakeCluster {
     public String clusterId = "c1";
     /** What the agent says while the member restores; null when it does not. */
     public String restoring;
+    /** False: the pod runs (and may be ready) but its agent gives no answer. */
+    public boolean agentAnswers = true;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -94,7 +96,7 @@ public final class FakeCluster {
     Optional<Pod> pod = m.podExists ? Optional.of(pod(names.member(i), i, m)) : Optional.empty();
     Optional<PersistentVolumeClaim> pvc = m.hasVolume
         ? Optional.of(pvc(names.pvc(i), volumeRevision)) : Optional.empty();
-    Optional<AgentView> agent = m.podExists && m.ready
+    Optional<AgentView> agent = m.podExists && m.ready && m.agentAnswers
         ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
             membership))
         : Optional.empty();

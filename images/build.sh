@@ -116,13 +116,13 @@ jdk_major=$(java_major "$jdk")
 if ((jdk_major < 25)); then
   echo "druid: WARNING: the image's runtime is jlinked from $jdk (Java $jdk_major): no JDK 25 or later" \
     "(DRUID_IMAGE_JDK, /usr/lib/jvm/*). The image gets its default CDS archive but NO AOT cache:" \
-    "the agent needs about 2.5 times the CPU time to start (docs/benchmarks.md)." >&2
+    "the agent needs about 2.5 times the CPU time to start (docs/benchmarks-history.md, third round)." >&2
 fi
 jdk_version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.xml,jdk.crypto.ec,jdk.httpserver,jdk.unsupported,java.security.jgss,jdk.management
 # zip-6 jimage: 23 MiB smaller than an uncompressed one, and with the AOT cache the classes a
 # member loads come from the cache, so decompression costs no measurable start time
-# (docs/benchmarks.md). No default CDS archive beside the AOT cache: a JVM that refuses the
+# (docs/benchmarks-history.md, third round). No default CDS archive beside the AOT cache: a JVM that refuses the
 # cache runs without any CDS, so it would only serve a `java` run without the entry point.
 # The JDK 17 fallback gets one (classes_nocoops.jsa, for heaps over 32 GiB, is dropped).
 if ((jdk_major >= 25)); then

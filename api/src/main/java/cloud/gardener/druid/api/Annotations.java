@@ -17,6 +17,12 @@ public final class Annotations {
   public static final String CONFIRM_VOLUME_REPLACEMENT =
       "druid.gardener.cloud/confirm-volume-replacement";
 
+  /**
+   * On member pods: the hash of the labels and annotations the Etcd's spec gives them. A change
+   * of only these is applied to the running pods in place, without a restart.
+   */
+  public static final String METADATA_REVISION = "druid.gardener.cloud/metadata-revision";
+
   private Annotations() {
   }
 }

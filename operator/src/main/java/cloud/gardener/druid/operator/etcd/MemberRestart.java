@@ -5,6 +5,7 @@ import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.rollout.RestartReason;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
 import io.fabric8.kubernetes.api.model.DeleteOptions;
 import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
@@ -67,7 +68,7 @@ final class MemberRestart {
     }
     createIfAbsent(client, MemberPodBuilder.build(etcd, settings, action.ordinal(), EtcdDefaults.replicas(etcd)));
     events.normal(etcd, "MemberRestarted", "started member " + action.name()
-        + " again from the desired spec (" + action.reason().text() + ")");
+        + " again from the desired spec (" + RestartReason.describe(action.reasons()) + ")");
     return new RolloutExecutor.Outcome.Done(Optional.empty());
   }
 

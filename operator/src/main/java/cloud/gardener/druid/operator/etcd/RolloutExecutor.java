@@ -31,6 +31,7 @@ public final class RolloutExecutor {
   private final EventRecorder events;
   private final BackgroundSnapshots snapshotRuns;
   private final MemberRestart restarts;
+  private final MemberMetadata metadata;
 
   public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
       EventRecorder events) {
@@ -45,6 +46,7 @@ public final class RolloutExecutor {
     this.events = events;
     this.snapshotRuns = snapshotRuns;
     this.restarts = new MemberRestart(client, settings, events, podGoneWait);
+    this.metadata = new MemberMetadata(client, settings, events);
   }
 
   /** What executing a step did. */
@@ -117,6 +119,12 @@ public final class RolloutExecutor {
     @Override
     public Outcome restartMember(RolloutAction.RestartMember action) {
       return restarts.run(s, action);
+    }
+
+    @Override
+    public Outcome updateMemberMetadata(RolloutAction.UpdateMemberMetadata action) {
+      metadata.update(s, action);
+      return done();
     }
 
     @Override

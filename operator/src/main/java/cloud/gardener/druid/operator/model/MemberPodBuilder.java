@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.model;
 
+import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
@@ -8,6 +9,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -21,8 +24,10 @@ import java.util.Map;
 
 /**
  * Builds member pods. The pod of every member comes from one member-independent template; the
- * member-revision label is the hash of that template, so it changes exactly when something
- * in the desired pod spec changes (not when the cluster is scaled).
+ * member-revision label is the hash of that template without the labels and annotations of the
+ * Etcd's spec, so it changes exactly when something a member runs changes (not when the
+ * cluster is scaled). Those labels and annotations have their own hash, the metadata-revision
+ * annotation, and are applied to running pods in place ({@link #metadata}).
  */
 public final class MemberPodBuilder {
 
@@ -34,7 +39,37 @@ public final class MemberPodBuilder {
 
   /** The desired member-revision of the pods of this Etcd. */
   public static String revision(Etcd etcd, OperatorSettings settings) {
-    return Revisions.of(template(etcd, settings));
+    return Revisions.of(runTemplate(etcd, settings));
+  }
+
+  /** The desired metadata-revision: the hash of the spec's labels and annotations. */
+  public static String metadataRevision(Etcd etcd) {
+    var spec = etcd.getSpec();
+    Map<String, Object> user = new LinkedHashMap<>();
+    user.put("labels", spec.getLabels() == null ? Map.of() : spec.getLabels());
+    user.put("annotations", spec.getAnnotations() == null ? Map.of() : spec.getAnnotations());
+    return Revisions.of(user);
+  }
+
+  /**
+   * The labels and annotations member {@code ordinal}'s pod should carry once updated in place:
+   * the spec's and ours, with the revisions of what the pod {@code running} runs kept (an
+   * in-place change does not make an outdated pod updated).
+   */
+  public static ObjectMeta metadata(Etcd etcd, OperatorSettings settings, int ordinal,
+      Pod running) {
+    ObjectMeta desired = build(etcd, settings, ordinal).getMetadata();
+    Map<String, String> labels = new LinkedHashMap<>(desired.getLabels());
+    Map<String, String> runningLabels = running.getMetadata().getLabels();
+    labels.put(Labels.MEMBER_REVISION, runningLabels == null ? null
+        : runningLabels.get(Labels.MEMBER_REVISION));
+    Map<String, String> annotations = new LinkedHashMap<>(desired.getAnnotations());
+    Map<String, String> runningAnnotations = running.getMetadata().getAnnotations();
+    annotations.put(CONFIG_CHECKSUM_ANNOTATION, runningAnnotations == null ? null
+        : runningAnnotations.get(CONFIG_CHECKSUM_ANNOTATION));
+    labels.values().removeIf(java.util.Objects::isNull);
+    annotations.values().removeIf(java.util.Objects::isNull);
+    return new ObjectMetaBuilder().withLabels(labels).withAnnotations(annotations).build();
   }
 
   /** The desired pod of member {@code ordinal}. */
@@ -53,11 +88,12 @@ public final class MemberPodBuilder {
     Pod template = template(etcd, settings);
     Map<String, String> labels = new LinkedHashMap<>(template.getMetadata().getLabels());
     labels.put(Labels.MEMBER_ORDINAL, Integer.toString(ordinal));
-    labels.put(Labels.MEMBER_REVISION, Revisions.of(template));
+    labels.put(Labels.MEMBER_REVISION, revision(etcd, settings));
     return new PodBuilder(template)
         .editMetadata()
           .withName(names.member(ordinal))
           .withLabels(labels)
+          .addToAnnotations(Annotations.METADATA_REVISION, metadataRevision(etcd))
           .withOwnerReferences(Owners.controller(etcd))
         .endMetadata()
         .editSpec()
@@ -73,19 +109,30 @@ public final class MemberPodBuilder {
   }
 
   static Pod template(Etcd etcd, OperatorSettings settings) {
-    EtcdNames names = EtcdNames.of(etcd);
     var spec = etcd.getSpec();
     Map<String, String> annotations = new LinkedHashMap<>();
     if (spec.getAnnotations() != null) {
       annotations.putAll(spec.getAnnotations());
     }
     annotations.put(CONFIG_CHECKSUM_ANNOTATION, EtcdConfigMapBuilder.checksum(etcd));
+    return new PodBuilder(runTemplate(etcd, settings))
+        .editMetadata()
+          .withLabels(EtcdLabels.merge(spec.getLabels(), EtcdLabels.memberSelector(etcd)))
+          .withAnnotations(annotations)
+        .endMetadata()
+        .build();
+  }
+
+  /** The template without the spec's labels and annotations: what a member runs. */
+  private static Pod runTemplate(Etcd etcd, OperatorSettings settings) {
+    EtcdNames names = EtcdNames.of(etcd);
+    var spec = etcd.getSpec();
     var constraints = spec.getSchedulingConstraints();
     return new PodBuilder()
         .withNewMetadata()
           .withNamespace(names.namespace())
-          .withLabels(EtcdLabels.merge(spec.getLabels(), EtcdLabels.memberSelector(etcd)))
-          .withAnnotations(annotations)
+          .withLabels(EtcdLabels.memberSelector(etcd))
+          .withAnnotations(Map.of(CONFIG_CHECKSUM_ANNOTATION, EtcdConfigMapBuilder.checksum(etcd)))
         .endMetadata()
         .withNewSpec()
           .withSubdomain(names.peerService())

@@ -1,8 +1,10 @@
 package cloud.gardener.druid.operator.observe;
 
+import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.operator.model.AgentArgs;
 import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -89,6 +91,12 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
     return pod.map(p -> p.getMetadata().getLabels()).map(l -> l.get(Labels.MEMBER_REVISION));
   }
 
+  /** The checksum of the etcd configuration the pod was started with. */
+  public Optional<String> configChecksum() {
+    return pod.map(p -> p.getMetadata().getAnnotations())
+        .map(a -> a.get(MemberPodBuilder.CONFIG_CHECKSUM_ANNOTATION));
+  }
+
   public Optional<String> volumeRevision() {
     return pvc.map(p -> p.getMetadata().getLabels()).map(l -> l.get(Labels.VOLUME_REVISION));
   }
@@ -97,9 +105,21 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
     return podRevision().filter(desiredRevision::equals).isPresent() && !podTerminating();
   }
 
-  /** The pod runs the desired revision on a volume of the desired revision and size. */
+  /**
+   * The pod carries the labels and annotations the spec asks for (by their hash); always true
+   * when {@code desiredRevision} is null.
+   */
+  public boolean metadataUpdated(String desiredRevision) {
+    return desiredRevision == null || pod.map(p -> p.getMetadata().getAnnotations())
+        .map(a -> desiredRevision.equals(a.get(Annotations.METADATA_REVISION))).orElse(false);
+  }
+
+  /**
+   * The pod runs the desired revision with the desired labels and annotations on a volume of
+   * the desired revision and size.
+   */
   public boolean updated(DesiredMembers desired) {
-    return podUpdated(desired.podRevision())
+    return podUpdated(desired.podRevision()) && metadataUpdated(desired.metadataRevision())
         && volumeUpdated(desired.volumeRevision(), desired.capacity());
   }
 

@@ -14,10 +14,13 @@ import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
 import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
 import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
+import cloud.gardener.druid.operator.rollout.RolloutAction.UpdateMemberMetadata;
 import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
 import cloud.gardener.druid.operator.volume.VolumeChanges;
 import cloud.gardener.druid.operator.volume.VolumeFlow;
+import cloud.gardener.druid.operator.model.EtcdConfigMapBuilder;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -42,6 +45,7 @@ import java.util.OptionalInt;
  *       is created and joins as a learner;
  *   <li>scale-in: remove the highest surplus member from etcd, then delete its pod and volume;
  *   <li>start a confirmed volume replacement, then grow volumes in place;
+ *   <li>apply changed labels and annotations of the spec to the running pods in place;
  *   <li>continue a restart whose pod is still terminating ({@link RestartMember} again for
  *       that member) while the others keep quorum;
  *   <li>update outdated members one at a time (a pending file system resize counts as
@@ -90,6 +94,7 @@ public final class MemberRollout {
         .or(() -> scaleIn(s))
         .or(() -> volumes.startReplacement(s, changes))
         .or(() -> volumes.grow(changes))
+        .or(() -> updateMetadata(s, desired))
         .or(() -> update(s, desired))
         .orElseGet(() -> finished(s));
   }
@@ -211,6 +216,17 @@ public final class MemberRollout {
     return Optional.of(new DeleteSurplusMember(m.ordinal(), m.name()));
   }
 
+  /** Every running pod whose labels and annotations differ from the spec's, at once. */
+  private static Optional<RolloutAction> updateMetadata(ClusterSnapshot s,
+      DesiredMembers desired) {
+    List<MemberObservation> stale = s.wanted().stream()
+        .filter(m -> m.podExists() && !m.podTerminating())
+        .filter(m -> !m.metadataUpdated(desired.metadataRevision())).toList();
+    return stale.isEmpty() ? Optional.empty() : Optional.of(new UpdateMemberMetadata(
+        stale.stream().map(MemberObservation::ordinal).toList(),
+        stale.stream().map(MemberObservation::name).toList()));
+  }
+
   private Optional<RolloutAction> update(ClusterSnapshot s, DesiredMembers desired) {
     Optional<MemberObservation> terminating = s.wanted().stream()
         .filter(MemberObservation::podTerminating).findFirst();
@@ -218,7 +234,7 @@ public final class MemberRollout {
       // without quorum the missing members start together once their pods are gone
       MemberObservation m = terminating.get();
       return Optional.of(s.readyMembers() >= s.quorum()
-          ? new RestartMember(m.ordinal(), m.name(), reason(s, desired, m))
+          ? new RestartMember(m.ordinal(), m.name(), reasons(s, desired, m))
           : new Wait("member pods to terminate"));
     }
     List<MemberObservation> outdated = s.wanted().stream()
@@ -232,7 +248,9 @@ public final class MemberRollout {
     Optional<MemberObservation> notReady = outdated.stream().filter(m -> !m.ready()).findFirst();
     if (notReady.isPresent()) {
       MemberObservation m = notReady.get();
-      return Optional.of(new RestartMember(m.ordinal(), m.name(), RestartReason.NOT_READY));
+      EnumSet<RestartReason> reasons = reasons(s, desired, m);
+      reasons.add(RestartReason.NOT_READY);
+      return Optional.of(new RestartMember(m.ordinal(), m.name(), reasons));
     }
     Optional<String> unsafe = health.whyNotSafeToRoll(s);
     if (unsafe.isPresent()) {
@@ -247,20 +265,34 @@ public final class MemberRollout {
             target.get().agent().orElseThrow().memberId(), target.get().name()));
       }
     }
-    return Optional.of(new RestartMember(next.ordinal(), next.name(), reason(s, desired, next)));
+    return Optional.of(new RestartMember(next.ordinal(), next.name(), reasons(s, desired, next)));
   }
 
   /**
-   * Why {@code m} restarts, from what its pod shows (also while it terminates): that a restart
-   * was first chosen because the member was not ready only ordered it, the cause is its spec.
+   * Every reason {@code m} restarts, from what its pod shows (also while it terminates): a
+   * revision other than the desired one is a spec change, named more precisely where the pod
+   * shows what (the etcd configuration's checksum, the peer URL scheme); a pending file system
+   * resize; a pod deleted while it already runs the desired spec.
    */
-  private static RestartReason reason(ClusterSnapshot s, DesiredMembers desired,
+  private static EnumSet<RestartReason> reasons(ClusterSnapshot s, DesiredMembers desired,
       MemberObservation m) {
-    if (m.podRevision().filter(desired.podRevision()::equals).isPresent()) {
-      return m.fileSystemResizePending() ? RestartReason.FILE_SYSTEM_RESIZE
-          : RestartReason.POD_DELETED;
+    EnumSet<RestartReason> reasons = EnumSet.noneOf(RestartReason.class);
+    if (m.podRevision().filter(desired.podRevision()::equals).isEmpty()) {
+      reasons.add(RestartReason.SPEC_CHANGED);
+      if (m.runsPeerTls() != EtcdDefaults.peerTls(s.etcd())) {
+        reasons.add(RestartReason.PEER_URL_CHANGED);
+      }
+      if (!EtcdConfigMapBuilder.checksum(s.etcd()).equals(m.configChecksum().orElse(null))) {
+        reasons.add(RestartReason.ETCD_CONFIG_CHANGED);
+      }
     }
-    return m.runsPeerTls() != EtcdDefaults.peerTls(s.etcd())
-        ? RestartReason.PEER_URL_CHANGED : RestartReason.SPEC_CHANGED;
+    if (m.fileSystemResizePending()) {
+      reasons.add(RestartReason.FILE_SYSTEM_RESIZE);
+    }
+    if (reasons.isEmpty()) {
+      reasons.add(RestartReason.POD_DELETED);
+    }
+    return reasons;
   }
+
 }

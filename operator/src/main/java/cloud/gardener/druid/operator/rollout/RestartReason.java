@@ -1,12 +1,14 @@
 package cloud.gardener.druid.operator.rollout;
 
 /**
- * Why a member is restarted (its pod deleted and created again from the desired spec); shown in
- * events and lastOperation.
+ * Why a member is restarted (its pod deleted and created again from the desired spec). A
+ * restart carries every reason that applies, all named in its event and in lastOperation.
  */
 public enum RestartReason {
   /** The pod does not run the member revision the spec asks for. */
-  SPEC_CHANGED("the spec changed"),
+  SPEC_CHANGED("the member's pod spec changed"),
+  /** Part of that: the etcd configuration (the config map's checksum on the pod) changed. */
+  ETCD_CONFIG_CHANGED("the etcd configuration changed"),
   /** The spec changed the peer URL scheme (peer TLS on or off); the agent re-registers it. */
   PEER_URL_CHANGED("the peer URL changes"),
   /** The member is outdated and not ready: it does not count toward quorum, so it goes first. */
@@ -27,6 +29,11 @@ public enum RestartReason {
 
   RestartReason(String text) {
     this.text = text;
+  }
+
+  /** Every reason in words, in the enum's order, for events and lastOperation. */
+  public static String describe(java.util.Set<RestartReason> reasons) {
+    return String.join("; ", reasons.stream().sorted().map(RestartReason::text).toList());
   }
 
   /** In words, for events and lastOperation. */

@@ -1,7 +1,10 @@
 package cloud.gardener.druid.operator.rollout;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -28,6 +31,8 @@ public sealed interface RolloutAction {
     R createPods(CreatePods action);
 
     R restartMember(RestartMember action);
+
+    R updateMemberMetadata(UpdateMemberMetadata action);
 
     R moveLeader(MoveLeader action);
 
@@ -108,18 +113,46 @@ public sealed interface RolloutAction {
 
   /**
    * Restart a member, one action: its pod (the one observed, by uid) is deleted and, once gone,
-   * created again from the desired spec, carrying {@code reason}. A pod that takes longer to
+   * created again from the desired spec, for every reason in {@code reasons} (never empty). A pod that takes longer to
    * terminate leaves the restart waiting; the next observation plans it again for the same
    * member (its pod terminating, or gone while the member keeps its place in etcd), which then
    * only creates the pod.
    */
-  record RestartMember(int ordinal, String name, RestartReason reason) implements RolloutAction {
+  record RestartMember(int ordinal, String name, Set<RestartReason> reasons)
+      implements RolloutAction {
+    public RestartMember {
+      if (reasons.isEmpty()) {
+        throw new IllegalArgumentException("a restart of " + name + " without a reason");
+      }
+      reasons = Collections.unmodifiableSet(EnumSet.copyOf(reasons));
+    }
+
+    public RestartMember(int ordinal, String name, RestartReason reason) {
+      this(ordinal, name, EnumSet.of(reason));
+    }
+
     public <R> R accept(Handler<R> handler) {
       return handler.restartMember(this);
     }
 
     public String describe() {
-      return "restarting member " + name + " (" + reason.text() + ")";
+      return "restarting member " + name + " (" + RestartReason.describe(reasons) + ")";
+    }
+  }
+
+  /**
+   * Apply the spec's labels and annotations to running member pods in place: nothing a member
+   * runs changes, so nothing restarts.
+   */
+  record UpdateMemberMetadata(List<Integer> ordinals, List<String> names)
+      implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.updateMemberMetadata(this);
+    }
+
+    public String describe() {
+      return "updating labels and annotations of " + String.join(", ", names)
+          + " in place (no restart)";
     }
   }
 

@@ -80,6 +80,8 @@ final class ConditionComputer {
     for (MemberObservation m : s.wanted()) {
       if (!m.podUpdated(desired.podRevision())) {
         outdated.add(m.name() + (m.podExists() ? " (pod)" : " (no pod)"));
+      } else if (!m.metadataUpdated(desired.metadataRevision())) {
+        outdated.add(m.name() + " (labels and annotations)");
       } else if (!m.volumeUpdated(desired.volumeRevision(), desired.capacity())) {
         outdated.add(m.name() + " (volume)");
       }

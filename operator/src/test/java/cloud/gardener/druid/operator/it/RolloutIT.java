@@ -62,23 +62,50 @@ class RolloutIT {
     }
   }
 
+  /**
+   * Labels and annotations of the spec reach the running pods in place: every pod keeps its
+   * uid, the rollout completes only once every pod carries them, and a removed label goes.
+   */
   @Test
   @Order(2)
-  void podLabelChangeIsARolloutToo(KubernetesClient client, OperatorHarness operator)
-      throws Exception {
+  void labelAndAnnotationChangesAreAppliedInPlaceWithoutARestart(KubernetesClient client,
+      OperatorHarness operator) throws Exception {
+    Map<String, String> uids = podUids(client);
     Etcd before = etcd(client);
     try (RolloutRecorder recorder = RolloutRecorder.start(client, before, operator.settings())) {
       Etcd changed = EtcdEdits.edit(client, "roll", e -> {
         Map<String, String> labels = new HashMap<>(e.getSpec().getLabels());
         labels.put("tier", "critical");
         e.getSpec().setLabels(labels);
+        e.getSpec().setAnnotations(Map.of("team", "storage"));
       });
-      awaitRolloutComplete(client, "roll");
+      Etcd done = awaitRolloutComplete(client, "roll");
       assertThat(recorder.violations()).isEmpty();
       assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
-      assertThat(client.pods().withLabel(Labels.PART_OF, "roll").list().getItems())
-          .hasSize(3).allSatisfy(p -> assertThat(p.getMetadata().getLabels()).containsEntry("tier", "critical"));
+      assertThat(recorder.restartedPods()).as("pods restarted by a label change").isEmpty();
+      assertThat(done.getStatus().getLastOperation().getDescription()).doesNotContain("restart");
+      assertThat(client.pods().withLabel(Labels.PART_OF, "roll").list().getItems()).hasSize(3)
+          .allSatisfy(p -> {
+            assertThat(p.getMetadata().getLabels()).containsEntry("tier", "critical");
+            assertThat(p.getMetadata().getAnnotations()).containsEntry("team", "storage");
+          });
     }
+    EtcdEdits.edit(client, "roll", e -> {
+      Map<String, String> labels = new HashMap<>(e.getSpec().getLabels());
+      labels.remove("tier");
+      e.getSpec().setLabels(labels);
+    });
+    awaitRolloutComplete(client, "roll");
+    assertThat(client.pods().withLabel(Labels.PART_OF, "roll").list().getItems()).hasSize(3)
+        .allSatisfy(p -> assertThat(p.getMetadata().getLabels()).doesNotContainKey("tier"));
+    assertThat(podUids(client)).as("member pod uids after both changes").isEqualTo(uids);
+  }
+
+  private static Map<String, String> podUids(KubernetesClient client) {
+    Map<String, String> uids = new HashMap<>();
+    client.pods().withLabel(Labels.PART_OF, "roll").list().getItems()
+        .forEach(p -> uids.put(p.getMetadata().getName(), p.getMetadata().getUid()));
+    return uids;
   }
 
   @Test

@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.BboltFreelistType;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
@@ -154,9 +155,32 @@ class MemberPodBuilderTest {
     String configChanged = MemberPodBuilder.revision(etcd, settings);
     assertThat(configChanged).isNotEqualTo(base);
 
-    etcd.getSpec().getLabels();
+    String metadata = MemberPodBuilder.metadataRevision(etcd);
     etcd.getSpec().setLabels(java.util.Map.of("app", "e", "tier", "x"));
-    assertThat(MemberPodBuilder.revision(etcd, settings)).isNotEqualTo(configChanged);
+    etcd.getSpec().setAnnotations(java.util.Map.of("team", "storage"));
+    assertThat(MemberPodBuilder.revision(etcd, settings))
+        .as("labels and annotations are applied in place, not by a restart")
+        .isEqualTo(configChanged);
+    assertThat(MemberPodBuilder.metadataRevision(etcd)).isNotEqualTo(metadata);
+    Pod pod = MemberPodBuilder.build(etcd, settings, 1);
+    assertThat(pod.getMetadata().getLabels()).containsEntry("tier", "x");
+    assertThat(pod.getMetadata().getAnnotations()).containsEntry("team", "storage")
+        .containsEntry(Annotations.METADATA_REVISION, MemberPodBuilder.metadataRevision(etcd));
+  }
+
+  @Test
+  void inPlaceMetadataKeepsTheRevisionsOfWhatThePodRuns() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    Pod running = MemberPodBuilder.build(etcd, settings, 1);
+    etcd.getSpec().getEtcd().setQuota(new Quantity("2Gi"));
+    etcd.getSpec().setLabels(java.util.Map.of("tier", "x"));
+    var meta = MemberPodBuilder.metadata(etcd, settings, 1, running);
+    assertThat(meta.getLabels()).containsEntry("tier", "x")
+        .containsEntry(Labels.MEMBER_REVISION, running.getMetadata().getLabels()
+            .get(Labels.MEMBER_REVISION));
+    assertThat(meta.getAnnotations()).containsEntry(MemberPodBuilder.CONFIG_CHECKSUM_ANNOTATION,
+        running.getMetadata().getAnnotations().get(MemberPodBuilder.CONFIG_CHECKSUM_ANNOTATION))
+        .containsEntry(Annotations.METADATA_REVISION, MemberPodBuilder.metadataRevision(etcd));
   }
 
   @Test

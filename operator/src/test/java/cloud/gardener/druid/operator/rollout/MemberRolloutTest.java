@@ -103,7 +103,30 @@ class MemberRolloutTest {
     FakeCluster c = threeMembers("old", 0);
     c.members.get(1).ready = false;
     RolloutAction first = rollout.next(c.snapshot(), c.desired());
-    assertThat(first).isEqualTo(new RestartMember(1, "etcd-1", RestartReason.NOT_READY));
+    assertThat(first).isEqualTo(new RestartMember(1, "etcd-1",
+        java.util.EnumSet.of(RestartReason.SPEC_CHANGED, RestartReason.NOT_READY)));
+  }
+
+  /** Pods whose labels and annotations differ are updated in place together, none restarts. */
+  @Test
+  void aLabelOnlyChangeIsAppliedInPlace() {
+    FakeCluster c = threeMembers("new", 0);
+    var desired = new cloud.gardener.druid.operator.model.DesiredMembers(
+        c.desired().podRevision(), c.desired().volumeRevision(), c.desired().volume(), "labels-2");
+    assertThat(rollout.next(c.snapshot(), desired)).isEqualTo(new RolloutAction.UpdateMemberMetadata(
+        List.of(0, 1, 2), List.of("etcd-0", "etcd-1", "etcd-2")));
+  }
+
+  /** A restart names every reason that applies, the etcd configuration where it changed. */
+  @Test
+  void aRestartCarriesEveryReasonThatApplies() {
+    FakeCluster c = threeMembers("old", 0);
+    c.members.get(2).configChecksum = "an-older-configuration";
+    RestartMember first = (RestartMember) rollout.next(c.snapshot(), c.desired());
+    assertThat(first.reasons()).containsExactly(RestartReason.SPEC_CHANGED,
+        RestartReason.ETCD_CONFIG_CHANGED);
+    assertThat(first.describe()).isEqualTo("restarting member etcd-2 (the member's pod spec"
+        + " changed; the etcd configuration changed)");
   }
 
   @Test

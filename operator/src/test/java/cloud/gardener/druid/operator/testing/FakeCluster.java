@@ -3,7 +3,9 @@ package cloud.gardener.druid.operator.testing;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.EtcdConfigMapBuilder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
+import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
 import cloud.gardener.druid.operator.observe.AgentView;
@@ -41,6 +43,8 @@ public final class FakeCluster {
     public String restoring;
     /** False: the pod runs (and may be ready) but its agent gives no answer. */
     public boolean agentAnswers = true;
+    /** The etcd configuration's checksum on the pod; null: the desired one. */
+    public String configChecksum;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -114,6 +118,8 @@ public final class FakeCluster {
         .withNewMetadata().withName(name).withNamespace(etcd.getMetadata().getNamespace())
           .withUid("uid-" + name)
           .addToLabels(Labels.MEMBER_REVISION, m.podRevision)
+          .addToAnnotations(MemberPodBuilder.CONFIG_CHECKSUM_ANNOTATION,
+              m.configChecksum != null ? m.configChecksum : EtcdConfigMapBuilder.checksum(etcd))
           .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
         .endMetadata()
         .withNewStatus().withPodIP("127.0.0." + (ordinal + 1))

@@ -5,21 +5,22 @@ import static cloud.gardener.druid.agent.http.Exchanges.param;
 import static cloud.gardener.druid.agent.http.Exchanges.required;
 import static cloud.gardener.druid.agent.http.Exchanges.text;
 
-import cloud.gardener.druid.agent.Agent;
-import cloud.gardener.druid.agent.InitStatus;
+import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.defrag.Defragmenter;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.http.ApiServer.Kind;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.init.InitStatus;
+import cloud.gardener.druid.agent.metrics.AgentMetrics;
 import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.snapshot.SnapshotProgress;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
-import cloud.gardener.druid.agent.http.ApiServer.Kind;
-import cloud.gardener.druid.agent.util.ReloadingTls;
+import cloud.gardener.druid.agent.tls.ReloadingTls;
 import cloud.gardener.druid.api.AgentApi;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
@@ -53,19 +54,27 @@ public final class AgentHttpServer implements AutoCloseable {
   /** How soon a rewritten certificate or CA bundle (rotation) is used. */
   static final Duration TLS_RECHECK = Duration.ofSeconds(10);
 
-  private final Agent agent;
+  private final AgentConfig config;
+  private final AgentMetrics metrics;
+  private final Initialization init;
+  private final EtcdMember member;
+  private final Backups backups;
   private final ApiServer server;
 
-  public AgentHttpServer(Agent agent) throws IOException {
-    this.agent = agent;
-    InetSocketAddress address = new InetSocketAddress(agent.config().serverHost(),
-        agent.config().serverPort());
-    Optional<SSLContext> tls = agent.config().serverTls().isEmpty() ? Optional.empty()
-        : Optional.of(new ReloadingTls(agent.config().serverTls().get(), Clock.systemUTC(),
+  public AgentHttpServer(AgentConfig config, AgentMetrics metrics, Initialization init,
+      EtcdMember member, Backups backups) throws IOException {
+    this.config = config;
+    this.metrics = metrics;
+    this.init = init;
+    this.member = member;
+    this.backups = backups;
+    InetSocketAddress address = new InetSocketAddress(config.serverHost(), config.serverPort());
+    Optional<SSLContext> tls = config.serverTls().isEmpty() ? Optional.empty()
+        : Optional.of(new ReloadingTls(config.serverTls().get(), Clock.systemUTC(),
             TLS_RECHECK).context());
-    this.server = new ApiServer(address, tls, agent.config().apiCaller().map(CallerCheck::new),
+    this.server = new ApiServer(address, tls, config.apiCaller().map(CallerCheck::new),
         LONG_SLOTS);
-    if (agent.config().apiCaller().isEmpty()) {
+    if (config.apiCaller().isEmpty()) {
       LOG.warn("the agent API answers every caller (--insecure-api): for tests only");
     }
     route(AgentApi.HEALTHZ, GET, Kind.OPEN, this::healthz);
@@ -73,21 +82,21 @@ public final class AgentHttpServer implements AutoCloseable {
     // as etcd-backup-restore: metrics are open to scrapers; they hold no secret
     route(AgentApi.METRICS, GET, Kind.OPEN, e -> Exchanges.send(e, 200,
         "text/plain; version=0.0.4; charset=utf-8",
-        agent.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        metrics.scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     audited(AgentApi.INITIALIZATION_START, GET_OR_POST, Kind.QUICK, this::initializationStart);
     route(AgentApi.INITIALIZATION_STATUS, GET, Kind.QUICK, this::initializationStatus);
     audited(AgentApi.SNAPSHOT_FULL, GET_OR_POST, Kind.LONG, this::snapshotFull);
     audited(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, Kind.LONG, this::snapshotDelta);
     route(AgentApi.SNAPSHOT_LATEST, GET, Kind.QUICK, this::snapshotLatest);
     route(AgentApi.SNAPSHOT_PROGRESS, GET, Kind.QUICK, this::snapshotProgress);
-    route(AgentApi.CONFIG, GET, Kind.QUICK, e -> json(e, 200, agent.etcdConfig()));
+    route(AgentApi.CONFIG, GET, Kind.QUICK, e -> json(e, 200, member.etcdConfig()));
     route(AgentApi.MEMBER_STATUS, GET, Kind.QUICK, this::memberStatus);
     audited(AgentApi.MEMBER_MOVE_LEADER, POST, Kind.QUICK, this::moveLeader);
     audited(AgentApi.MEMBER_PROMOTE, POST, Kind.QUICK, this::promote);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
-      Defragmenter.defragment(etcd(), agent.metrics().backupRestore());
-      json(e, 200, Map.of("defragmented", agent.config().member().name()));
+      Defragmenter.defragment(etcd(), metrics.backupRestore());
+      json(e, 200, Map.of("defragmented", config.member().name()));
     });
   }
 
@@ -109,7 +118,7 @@ public final class AgentHttpServer implements AutoCloseable {
   }
 
   private void healthz(HttpExchange e) throws IOException {
-    boolean healthy = agent.etcdHealthy();
+    boolean healthy = member.etcdHealthy();
     json(e, healthy ? 200 : 503, Map.of("health", healthy));
   }
 
@@ -118,23 +127,23 @@ public final class AgentHttpServer implements AutoCloseable {
    * requests, so the client Service must not send it any until it is promoted.
    */
   private void readyz(HttpExchange e) throws IOException {
-    boolean ready = agent.initStatus() == InitStatus.Successful && agent.etcdServesClients();
+    boolean ready = init.initStatus() == InitStatus.Successful && member.etcdServesClients();
     json(e, ready ? 200 : 503, Map.of("ready", ready));
   }
 
   private void initializationStart(HttpExchange e) throws Exception {
     Optional<Mode> mode = param(e, "mode").map(m -> Mode.valueOf(m.toUpperCase(Locale.ROOT)));
-    if (agent.initStatus() != InitStatus.Successful) {
-      agent.triggerInitialization(mode);
+    if (init.initStatus() != InitStatus.Successful) {
+      init.triggerInitialization(mode);
     }
-    text(e, 200, agent.initStatus().name());
+    text(e, 200, init.initStatus().name());
   }
 
   private void initializationStatus(HttpExchange e) throws IOException {
-    InitStatus status = agent.initStatus();
+    InitStatus status = init.initStatus();
     String detail = switch (status) {
-      case Failed -> "\n" + agent.initError();
-      case Progress -> agent.restoreProgress().current()
+      case Failed -> "\n" + init.initError();
+      case Progress -> init.restoreProgress().current()
           .filter(p -> p.phase() != RestoreProgress.Phase.DONE)
           .map(p -> "\n" + p.describe()).orElse("");
       default -> "";
@@ -170,10 +179,10 @@ public final class AgentHttpServer implements AutoCloseable {
   }
 
   private void snapshotLatest(HttpExchange e) throws Exception {
-    if (agent.store().isEmpty()) {
+    if (backups.store().isEmpty()) {
       throw new HttpError(404, "no backup store is configured");
     }
-    Optional<RestorePlan> plan = RestorePlan.of(agent.store().get().list());
+    Optional<RestorePlan> plan = RestorePlan.of(backups.store().get().list());
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("fullSnapshot", plan.map(p -> SnapshotView.of(p.full())).orElse(null));
     body.put("deltaSnapshots", plan.map(p -> p.deltas().stream().map(SnapshotView::of).toList())
@@ -183,17 +192,17 @@ public final class AgentHttpServer implements AutoCloseable {
 
   private void memberStatus(HttpExchange e) throws Exception {
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("name", agent.config().member().name());
-    body.put("initialization", agent.initStatus().name());
-    body.put("initializationError", agent.initError());
-    body.put("restore", agent.restoreProgress().current().map(p -> Map.of(
+    body.put("name", config.member().name());
+    body.put("initialization", init.initStatus().name());
+    body.put("initializationError", init.initError());
+    body.put("restore", init.restoreProgress().current().map(p -> Map.of(
         "phase", p.phase().name(), "done", p.done(), "total", p.total(),
         "description", p.describe())).orElse(null));
-    body.put("etcd", agent.client().isPresent() ? etcd().status() : null);
-    if (agent.client().isPresent()) {
+    body.put("etcd", member.client().isPresent() ? etcd().status() : null);
+    if (member.client().isPresent()) {
       body.put("members", members());
     }
-    json(e, agent.client().isPresent() ? 200 : 503, body);
+    json(e, member.client().isPresent() ? 200 : 503, body);
   }
 
   /** The membership as this member sees it; null on a learner, which may not list it. */
@@ -216,7 +225,7 @@ public final class AgentHttpServer implements AutoCloseable {
   private void promote(HttpExchange e) throws Exception {
     long id = MemberStatus.parseHex(required(e, "id"));
     MemberClient etcd = etcd();
-    BackupRestoreMetrics.timed(agent.metrics().backupRestore()::memberPromoted, () -> {
+    BackupRestoreMetrics.timed(metrics.backupRestore()::memberPromoted, () -> {
       etcd.promote(id);
       return null;
     });
@@ -226,7 +235,7 @@ public final class AgentHttpServer implements AutoCloseable {
   private void remove(HttpExchange e) throws Exception {
     long id = MemberStatus.parseHex(required(e, "id"));
     MemberClient etcd = etcd();
-    BackupRestoreMetrics.timed(agent.metrics().backupRestore()::memberRemoved, () -> {
+    BackupRestoreMetrics.timed(metrics.backupRestore()::memberRemoved, () -> {
       etcd.remove(id);
       return null;
     });
@@ -234,12 +243,12 @@ public final class AgentHttpServer implements AutoCloseable {
   }
 
   private MemberClient etcd() throws HttpError {
-    return agent.client().orElseThrow(() -> new HttpError(503, "etcd is not running"));
+    return member.client().orElseThrow(() -> new HttpError(503, "etcd is not running"));
   }
 
   private SnapshotScheduler scheduler() throws HttpError {
-    return agent.scheduler().orElseThrow(() -> new HttpError(503,
-        agent.store().isEmpty() ? "no backup store is configured" : "etcd is not running"));
+    return backups.scheduler().orElseThrow(() -> new HttpError(503,
+        backups.store().isEmpty() ? "no backup store is configured" : "etcd is not running"));
   }
 
   @Override

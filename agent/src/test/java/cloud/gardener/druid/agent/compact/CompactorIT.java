@@ -3,11 +3,11 @@ package cloud.gardener.druid.agent.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.testing.LocalEtcd;

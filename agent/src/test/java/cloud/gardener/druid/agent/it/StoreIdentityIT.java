@@ -4,11 +4,11 @@ import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;

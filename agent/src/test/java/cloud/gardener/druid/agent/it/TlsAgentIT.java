@@ -3,13 +3,13 @@ package cloud.gardener.druid.agent.it;
 import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
+import cloud.gardener.druid.agent.tls.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
-import cloud.gardener.druid.agent.util.TlsContexts;
 import cloud.gardener.druid.api.AgentApi;
 import java.net.URI;
 import java.net.http.HttpClient;

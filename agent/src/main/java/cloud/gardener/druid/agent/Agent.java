@@ -15,7 +15,6 @@ import cloud.gardener.druid.agent.init.DataDirValidator;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.init.GuardFile;
 import cloud.gardener.druid.agent.init.GuardMismatchException;
-import cloud.gardener.druid.agent.init.InitStatus;
 import cloud.gardener.druid.agent.init.Initializer;
 import cloud.gardener.druid.agent.init.PeerUrlUpdate;
 import cloud.gardener.druid.agent.init.StartPlan;
@@ -31,6 +30,7 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
+import cloud.gardener.druid.api.agent.InitStatus;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -239,8 +239,8 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
 
   /** How far the restore of the initialisation is (or the last one went). */
   @Override
-  public RestoreProgress restoreProgress() {
-    return restoreProgress;
+  public Optional<RestoreProgress.View> restore() {
+    return restoreProgress.current();
   }
 
   @Override

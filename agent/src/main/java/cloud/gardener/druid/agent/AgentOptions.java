@@ -9,7 +9,7 @@ import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.agent.tls.TlsFiles;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.types.Quantities;

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent.etcd;
 
-import static cloud.gardener.druid.agent.etcd.MemberStatus.hex;
+import cloud.gardener.druid.api.agent.MemberStatus;
+import static cloud.gardener.druid.api.agent.MemberStatus.hex;
 
 import cloud.gardener.druid.agent.tls.TlsContexts;
 import cloud.gardener.druid.agent.tls.TlsFiles;

@@ -9,7 +9,7 @@ import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.util.Files2;
 import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.member.MemberJvmOptions;
 import cloud.gardener.druid.api.types.Quantities;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.etcd;
 
+import cloud.gardener.druid.api.agent.MemberStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.testing.AgentProcess;

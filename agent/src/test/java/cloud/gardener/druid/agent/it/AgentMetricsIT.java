@@ -9,7 +9,7 @@ import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape.Sample;
 import com.fasterxml.jackson.databind.JsonNode;

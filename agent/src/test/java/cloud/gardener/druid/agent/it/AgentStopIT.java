@@ -8,7 +8,7 @@ import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.nio.file.Path;

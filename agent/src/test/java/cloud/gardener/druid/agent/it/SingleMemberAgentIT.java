@@ -11,7 +11,7 @@ import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.agent.util.Files2;
 import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcd.jetcd.KV;

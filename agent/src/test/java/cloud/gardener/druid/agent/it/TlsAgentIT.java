@@ -10,7 +10,7 @@ import cloud.gardener.druid.agent.tls.TlsContexts;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import cloud.gardener.druid.agent.util.FreePorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

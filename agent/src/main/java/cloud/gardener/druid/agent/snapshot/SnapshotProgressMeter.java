@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * estimated total (the database size for a full snapshot, the buffered events for a delta).
  * Written by the snapshot thread, read by the agent API at any time.
  */
-public final class SnapshotProgress {
+public final class SnapshotProgressMeter {
 
   /** A snapshot's kind as the agent API names it. */
   public enum Kind {
@@ -43,7 +43,7 @@ public final class SnapshotProgress {
   private volatile Run run;
   private volatile boolean running;
 
-  public SnapshotProgress(Clock clock) {
+  public SnapshotProgressMeter(Clock clock) {
     this.clock = clock;
   }
 

@@ -3,6 +3,7 @@ package cloud.gardener.druid.operator.volume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Annotations;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.v1alpha1.HibernationSpec;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.Test;
  */
 class VolumeFlowTest {
 
-  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG));
+  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG));
 
   @Test
   void nothingHappensBeforeConfirmationNorWithAConfirmationOfAnOlderGeneration() {

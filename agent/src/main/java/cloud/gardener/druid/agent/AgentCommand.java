@@ -42,8 +42,8 @@ public final class AgentCommand implements Callable<Integer> {
       return EXIT_INVALID_OPTIONS;
     }
     Agent agent = new Agent(config, Redirect.INHERIT);
-    AgentHttpServer http = new AgentHttpServer(ApiSettings.of(config), agent.metrics(), agent, agent,
-        agent);
+    AgentHttpServer http = new AgentHttpServer(ApiSettings.of(config), agent.metrics(), agent,
+        agent, agent);
     http.start();
     Thread hook = new Thread(() -> {
       LOG.info("stopping: SIGTERM received");

@@ -70,8 +70,8 @@ class DefragmenterTest {
         Optional.of(memberStatus("b", "0", MemberStatus.Role.Member, 5_000, false))))
         .hasValueSatisfying(w -> assertThat(w).contains("does not follow"));
     assertThat(Defragmenter.whyNotInSync(leader, p,
-        Optional.of(memberStatus("b", "a", MemberStatus.Role.Member, 5_000 - AgentApi.MAX_RAFT_LAG - 1,
-            false)))).hasValueSatisfying(w -> assertThat(w).contains("raft entries behind"));
+        Optional.of(memberStatus("b", "a", MemberStatus.Role.Member,
+            5_000 - AgentApi.MAX_RAFT_LAG - 1, false)))).hasValueSatisfying(w -> assertThat(w).contains("raft entries behind"));
   }
 
   static MemberStatus memberStatus(String id, String leaderId, MemberStatus.Role role, long raftIndex,

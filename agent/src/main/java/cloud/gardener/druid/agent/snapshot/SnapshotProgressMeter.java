@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.api.agent.SnapshotProgress;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,7 +18,7 @@ public final class SnapshotProgressMeter {
 
   /** A snapshot's kind as the agent API names it. */
   public enum Kind {
-    FULL("full"), DELTA("delta");
+    FULL(SnapshotProgress.FULL), DELTA(SnapshotProgress.DELTA);
 
     private final String label;
 

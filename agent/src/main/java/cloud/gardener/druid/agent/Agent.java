@@ -8,6 +8,9 @@ import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.LeaderHandOver;
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.http.Backups;
+import cloud.gardener.druid.agent.http.EtcdMember;
+import cloud.gardener.druid.agent.http.Initialization;
 import cloud.gardener.druid.agent.init.DataDirValidator;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.init.GuardFile;
@@ -22,11 +25,12 @@ import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
+import cloud.gardener.druid.agent.store.LazySnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
-import cloud.gardener.druid.agent.store.LazySnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.util.CronRunner;
+import cloud.gardener.druid.api.agent.InitStatus;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -49,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * (the JVM reports 143 when that stop came as SIGTERM), etcd's code (or 1) when etcd died, 2
  * when the data directory belongs to another Etcd.
  */
-public final class Agent implements AutoCloseable {
+public final class Agent implements AutoCloseable, Initialization, EtcdMember, Backups {
 
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
   /** Present while etcd runs; left behind by a crash so the next start validates fully. */
@@ -222,38 +226,44 @@ public final class Agent implements AutoCloseable {
     defrag.start();
   }
 
-  /** Asks for another initialisation attempt now (after a failure), in the given mode. */
+  @Override
   public void triggerInitialization(Optional<Mode> mode) {
     mode.ifPresent(m -> requestedMode = m);
     initTrigger.release();
   }
 
+  @Override
   public InitStatus initStatus() {
     return initStatus;
   }
 
   /** How far the restore of the initialisation is (or the last one went). */
-  public RestoreProgress restoreProgress() {
-    return restoreProgress;
+  @Override
+  public Optional<RestoreProgress.View> restore() {
+    return restoreProgress.current();
   }
 
+  @Override
   public String initError() {
     return initError;
   }
 
+  @Override
   public Map<String, String> etcdConfig() {
     return etcdConfig;
   }
 
-  /** The client of this member's etcd, empty before etcd starts. */
+  @Override
   public Optional<MemberClient> client() {
     return Optional.ofNullable(client).filter(c -> !stopping && etcd != null && etcd.isAlive());
   }
 
+  @Override
   public Optional<SnapshotScheduler> scheduler() {
     return Optional.ofNullable(scheduler);
   }
 
+  @Override
   public Optional<SnapshotStore> store() {
     return store;
   }
@@ -266,7 +276,7 @@ public final class Agent implements AutoCloseable {
     return config;
   }
 
-  /** Healthy: etcd answers a status request. */
+  @Override
   public boolean etcdHealthy() {
     try {
       return client().isPresent() && client.status() != null;
@@ -275,7 +285,7 @@ public final class Agent implements AutoCloseable {
     }
   }
 
-  /** etcd answers and is a voting member (a learner answers but refuses client requests). */
+  @Override
   public boolean etcdServesClients() {
     try {
       return client().isPresent() && !client.status().learner();

@@ -1,15 +1,16 @@
 package cloud.gardener.druid.agent;
 
-import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.compact.CompactCommand;
+import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.copy.CopyCommand;
 import cloud.gardener.druid.agent.http.AgentHttpServer;
+import cloud.gardener.druid.agent.http.ApiSettings;
 import java.lang.ProcessBuilder.Redirect;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code druid agent}: the per-member process (the role of etcd-backup-restore). */
 @Command(
@@ -41,7 +42,8 @@ public final class AgentCommand implements Callable<Integer> {
       return EXIT_INVALID_OPTIONS;
     }
     Agent agent = new Agent(config, Redirect.INHERIT);
-    AgentHttpServer http = new AgentHttpServer(agent);
+    AgentHttpServer http = new AgentHttpServer(ApiSettings.of(config), agent.metrics(), agent,
+        agent, agent);
     http.start();
     Thread hook = new Thread(() -> {
       LOG.info("stopping: SIGTERM received");

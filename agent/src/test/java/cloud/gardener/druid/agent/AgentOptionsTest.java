@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import java.net.URI;
 import java.time.Duration;

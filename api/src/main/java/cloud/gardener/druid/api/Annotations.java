@@ -1,6 +1,9 @@
 package cloud.gardener.druid.api;
 
-/** Annotations the operator honours on an Etcd (upstream names, plus the additions of SPEC §6). */
+/**
+ * Annotations the operator honours on an Etcd: upstream's names, plus this operator's own
+ * (the volume replacement confirmation, docs/volumes.md).
+ */
 public final class Annotations {
 
   /** {@code reconcile} triggers a spec reconcile when auto-reconcile is off; removed after success. */

@@ -1,6 +1,9 @@
 package cloud.gardener.druid.api;
 
-/** Types of the conditions of an Etcd (SPEC §4). */
+/**
+ * Types of the conditions of an Etcd; those that make a rollout complete:
+ * {@link RolloutCompletion}.
+ */
 public final class ConditionTypes {
 
   public static final String READY = "Ready";

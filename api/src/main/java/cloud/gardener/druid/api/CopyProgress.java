@@ -1,5 +1,6 @@
 package cloud.gardener.druid.api;
 
+import cloud.gardener.druid.api.agent.AgentApi;
 /**
  * How far a copy of backups ({@code druid agent copy}) is: the phrases the copy logs and
  * serves, plain text, on {@code GET http://$POD_IP:}{@link #PORT}{@link #PATH} while it runs,

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The completion predicate of a rollout (SPEC §4), for clients. A rollout of generation G is
+ * The completion predicate of a rollout (docs/rollout-contract.md), for clients. A rollout of generation G is
  * complete exactly when {@code status.observedGeneration == G}, the conditions
  * {@code AllMembersUpdated}, {@code AllMembersReady} and {@code Ready} are {@code True}, and
  * {@code status.lastOperation.state == Succeeded}. The operator guarantees that no status

@@ -63,7 +63,7 @@ class UpstreamFieldsTest {
       "status.bootstrapWithExistingCluster.members[].peerUrls",
       "status.members[].name", "status.members[].id", "status.members[].role",
       "status.members[].status", "status.members[].reason", "status.members[].lastTransitionTime",
-      // additions (SPEC.md)
+      // this operator's additions, not in upstream's API
       "status.members[].memberRevision", "status.members[].volumeRevision",
       "status.members[].updated", "spec.hibernation.deleteVolumes",
       "status.volumeOperation.phase", "status.volumeOperation.currentMember");
@@ -75,7 +75,7 @@ class UpstreamFieldsTest {
       "spec.etcdName", "spec.ttlSecondsAfterFinished",
       "status.state", "status.startedAt", "status.lastTransitionTime",
       "status.lastErrors[].code", "status.lastOperation.type", "status.lastOperation.state",
-      // additions (SPEC.md)
+      // this operator's additions, not in upstream's API
       "spec.config.defragment", "spec.config.replaceMemberVolume.memberName",
       "spec.config.recoverFromQuorumLoss");
 

@@ -1,9 +1,9 @@
 package cloud.gardener.druid.cli;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.api.v1alpha1.StoreSpec;

@@ -3,10 +3,10 @@ package cloud.gardener.druid.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.StorageProvider;
 import cloud.gardener.druid.operator.CrdInstaller;

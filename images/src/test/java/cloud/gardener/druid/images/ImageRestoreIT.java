@@ -3,7 +3,7 @@ package cloud.gardener.druid.images;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.member.MemberJvmOptions;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.testenv.LocalCluster;

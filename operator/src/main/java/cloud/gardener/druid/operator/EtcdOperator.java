@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator;
 
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentTlsContexts;
 import cloud.gardener.druid.operator.agent.HttpAgentClient;
@@ -120,7 +121,7 @@ public final class EtcdOperator implements AutoCloseable {
         VolumeHandshake.source(client), caches);
     this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events);
     EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
-        new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)),
+        new MemberRollout(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)),
         rolloutExecutor,
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events,
         options.settings(), caches);

@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.compact;
 
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.RestorePlan;
@@ -9,7 +10,6 @@ import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.restore.TemporaryEtcd;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.util.Files2;

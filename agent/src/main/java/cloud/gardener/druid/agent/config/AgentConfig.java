@@ -1,5 +1,7 @@
 package cloud.gardener.druid.agent.config;
 
+import cloud.gardener.druid.agent.store.StoreConfig;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import cloud.gardener.druid.api.types.CronSchedule;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.config;
 
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.config;
 
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package cloud.gardener.druid.agent.copy;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.types.GoDuration;
 import java.io.IOException;
 import java.net.URI;

@@ -3,8 +3,9 @@ package cloud.gardener.druid.agent.defrag;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
-import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
+import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.MemberStatus;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
@@ -20,9 +21,6 @@ import org.slf4j.LoggerFactory;
  * schedule. A single member just defragments itself.
  */
 public final class Defragmenter {
-
-  /** How far a follower's raft index may lag behind the leader's (the operator's default). */
-  static final long MAX_LAG = 1_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(Defragmenter.class);
 
@@ -119,7 +117,7 @@ public final class Defragmenter {
       return Optional.of(follower.name() + " does not follow this leader");
     }
     long lag = leader.raftIndex() - s.raftIndex();
-    return lag > MAX_LAG
+    return lag > AgentApi.MAX_RAFT_LAG
         ? Optional.of(follower.name() + " is " + lag + " raft entries behind the leader")
         : Optional.empty();
   }

@@ -1,8 +1,8 @@
 package cloud.gardener.druid.agent.etcd;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
-import cloud.gardener.druid.agent.config.TlsFiles;
-import cloud.gardener.druid.agent.util.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package cloud.gardener.druid.agent.etcd;
 
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
-import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

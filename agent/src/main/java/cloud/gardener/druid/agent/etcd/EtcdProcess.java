@@ -24,7 +24,6 @@ public final class EtcdProcess implements AutoCloseable {
 
   private final Process process;
   private final CompletableFuture<Integer> exit;
-  private volatile boolean stopRequested;
 
   private EtcdProcess(Process process) {
     this.process = process;
@@ -81,14 +80,8 @@ public final class EtcdProcess implements AutoCloseable {
     return false;
   }
 
-  /** True when the process ended although nobody asked it to. */
-  public boolean exitedUnexpectedly() {
-    return !process.isAlive() && !stopRequested;
-  }
-
   /** SIGTERM, then SIGKILL after {@code grace}; returns the exit code. */
   public int stop(Duration grace) {
-    stopRequested = true;
     process.destroy();
     try {
       if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.etcd;
 
+import cloud.gardener.druid.api.agent.MemberStatus;
 import io.etcd.jetcd.cluster.Member;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,9 +1,10 @@
 package cloud.gardener.druid.agent.etcd;
 
-import static cloud.gardener.druid.agent.etcd.MemberStatus.hex;
+import cloud.gardener.druid.api.agent.MemberStatus;
+import static cloud.gardener.druid.api.agent.MemberStatus.hex;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
-import cloud.gardener.druid.agent.util.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.cluster.Member;

@@ -5,31 +5,41 @@ import static cloud.gardener.druid.agent.http.Exchanges.param;
 import static cloud.gardener.druid.agent.http.Exchanges.required;
 import static cloud.gardener.druid.agent.http.Exchanges.text;
 
-import cloud.gardener.druid.agent.Agent;
-import cloud.gardener.druid.agent.InitStatus;
 import cloud.gardener.druid.agent.defrag.Defragmenter;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
-import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.agent.http.ApiServer.Kind;
 import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
+import cloud.gardener.druid.agent.metrics.AgentMetrics;
 import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.restore.RestoreProgress;
-import cloud.gardener.druid.agent.snapshot.SnapshotProgress;
+import cloud.gardener.druid.agent.snapshot.SnapshotProgressMeter;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
-import cloud.gardener.druid.agent.http.ApiServer.Kind;
-import cloud.gardener.druid.agent.util.ReloadingTls;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.agent.tls.ReloadingTls;
+import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.Defragmented;
+import cloud.gardener.druid.api.agent.Health;
+import cloud.gardener.druid.api.agent.InitStatus;
+import cloud.gardener.druid.api.agent.LatestSnapshots;
+import cloud.gardener.druid.api.agent.LeaderMoved;
+import cloud.gardener.druid.api.agent.MemberPromoted;
+import cloud.gardener.druid.api.agent.MemberRemoved;
+import cloud.gardener.druid.api.agent.MemberReport;
+import cloud.gardener.druid.api.agent.MemberStatus;
+import cloud.gardener.druid.api.agent.Membership;
+import cloud.gardener.druid.api.agent.NoDeltaSnapshot;
+import cloud.gardener.druid.api.agent.Readiness;
+import cloud.gardener.druid.api.agent.RestoreReport;
+import cloud.gardener.druid.api.agent.SnapshotProgress;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
@@ -53,19 +63,27 @@ public final class AgentHttpServer implements AutoCloseable {
   /** How soon a rewritten certificate or CA bundle (rotation) is used. */
   static final Duration TLS_RECHECK = Duration.ofSeconds(10);
 
-  private final Agent agent;
+  private final ApiSettings settings;
+  private final AgentMetrics metrics;
+  private final Initialization init;
+  private final EtcdMember member;
+  private final Backups backups;
   private final ApiServer server;
 
-  public AgentHttpServer(Agent agent) throws IOException {
-    this.agent = agent;
-    InetSocketAddress address = new InetSocketAddress(agent.config().serverHost(),
-        agent.config().serverPort());
-    Optional<SSLContext> tls = agent.config().serverTls().isEmpty() ? Optional.empty()
-        : Optional.of(new ReloadingTls(agent.config().serverTls().get(), Clock.systemUTC(),
-            TLS_RECHECK).context());
-    this.server = new ApiServer(address, tls, agent.config().apiCaller().map(CallerCheck::new),
+  public AgentHttpServer(ApiSettings settings, AgentMetrics metrics, Initialization init,
+      EtcdMember member, Backups backups) throws IOException {
+    this.settings = settings;
+    this.metrics = metrics;
+    this.init = init;
+    this.member = member;
+    this.backups = backups;
+    InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+    Optional<SSLContext> tls = settings.tls().isEmpty() ? Optional.empty()
+        : Optional.of(new ReloadingTls(settings.tls().get(), Clock.systemUTC(), TLS_RECHECK)
+            .context());
+    this.server = new ApiServer(address, tls, settings.caller().map(CallerCheck::new),
         LONG_SLOTS);
-    if (agent.config().apiCaller().isEmpty()) {
+    if (settings.caller().isEmpty()) {
       LOG.warn("the agent API answers every caller (--insecure-api): for tests only");
     }
     route(AgentApi.HEALTHZ, GET, Kind.OPEN, this::healthz);
@@ -73,21 +91,21 @@ public final class AgentHttpServer implements AutoCloseable {
     // as etcd-backup-restore: metrics are open to scrapers; they hold no secret
     route(AgentApi.METRICS, GET, Kind.OPEN, e -> Exchanges.send(e, 200,
         "text/plain; version=0.0.4; charset=utf-8",
-        agent.metrics().scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        metrics.scrape().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     audited(AgentApi.INITIALIZATION_START, GET_OR_POST, Kind.QUICK, this::initializationStart);
     route(AgentApi.INITIALIZATION_STATUS, GET, Kind.QUICK, this::initializationStatus);
     audited(AgentApi.SNAPSHOT_FULL, GET_OR_POST, Kind.LONG, this::snapshotFull);
     audited(AgentApi.SNAPSHOT_DELTA, GET_OR_POST, Kind.LONG, this::snapshotDelta);
     route(AgentApi.SNAPSHOT_LATEST, GET, Kind.QUICK, this::snapshotLatest);
     route(AgentApi.SNAPSHOT_PROGRESS, GET, Kind.QUICK, this::snapshotProgress);
-    route(AgentApi.CONFIG, GET, Kind.QUICK, e -> json(e, 200, agent.etcdConfig()));
+    route(AgentApi.CONFIG, GET, Kind.QUICK, e -> json(e, 200, member.etcdConfig()));
     route(AgentApi.MEMBER_STATUS, GET, Kind.QUICK, this::memberStatus);
     audited(AgentApi.MEMBER_MOVE_LEADER, POST, Kind.QUICK, this::moveLeader);
     audited(AgentApi.MEMBER_PROMOTE, POST, Kind.QUICK, this::promote);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
-      Defragmenter.defragment(etcd(), agent.metrics().backupRestore());
-      json(e, 200, Map.of("defragmented", agent.config().member().name()));
+      Defragmenter.defragment(etcd(), metrics.backupRestore());
+      json(e, 200, new Defragmented(settings.memberName()));
     });
   }
 
@@ -109,8 +127,8 @@ public final class AgentHttpServer implements AutoCloseable {
   }
 
   private void healthz(HttpExchange e) throws IOException {
-    boolean healthy = agent.etcdHealthy();
-    json(e, healthy ? 200 : 503, Map.of("health", healthy));
+    boolean healthy = member.etcdHealthy();
+    json(e, healthy ? 200 : 503, new Health(healthy));
   }
 
   /**
@@ -118,23 +136,24 @@ public final class AgentHttpServer implements AutoCloseable {
    * requests, so the client Service must not send it any until it is promoted.
    */
   private void readyz(HttpExchange e) throws IOException {
-    boolean ready = agent.initStatus() == InitStatus.Successful && agent.etcdServesClients();
-    json(e, ready ? 200 : 503, Map.of("ready", ready));
+    boolean ready = init.initStatus() == InitStatus.Successful && member.etcdServesClients();
+    json(e, ready ? 200 : 503, new Readiness(ready));
   }
 
   private void initializationStart(HttpExchange e) throws Exception {
-    Optional<Mode> mode = param(e, "mode").map(m -> Mode.valueOf(m.toUpperCase(Locale.ROOT)));
-    if (agent.initStatus() != InitStatus.Successful) {
-      agent.triggerInitialization(mode);
+    Optional<Mode> mode = param(e, AgentApi.PARAM_MODE)
+        .map(m -> Mode.valueOf(m.toUpperCase(Locale.ROOT)));
+    if (init.initStatus() != InitStatus.Successful) {
+      init.triggerInitialization(mode);
     }
-    text(e, 200, agent.initStatus().name());
+    text(e, 200, init.initStatus().name());
   }
 
   private void initializationStatus(HttpExchange e) throws IOException {
-    InitStatus status = agent.initStatus();
+    InitStatus status = init.initStatus();
     String detail = switch (status) {
-      case Failed -> "\n" + agent.initError();
-      case Progress -> agent.restoreProgress().current()
+      case Failed -> "\n" + init.initError();
+      case Progress -> init.restore()
           .filter(p -> p.phase() != RestoreProgress.Phase.DONE)
           .map(p -> "\n" + p.describe()).orElse("");
       default -> "";
@@ -143,103 +162,88 @@ public final class AgentHttpServer implements AutoCloseable {
   }
 
   private void snapshotFull(HttpExchange e) throws Exception {
-    boolean isFinal = param(e, "final").map(Boolean::parseBoolean).orElse(false);
+    boolean isFinal = param(e, AgentApi.PARAM_FINAL).map(Boolean::parseBoolean).orElse(false);
     Snapshot full = scheduler().fullNow(isFinal);
-    json(e, 200, SnapshotView.of(full));
+    json(e, 200, SnapshotInfos.of(full));
   }
 
   private void snapshotDelta(HttpExchange e) throws Exception {
     Optional<Snapshot> delta = scheduler().deltaNow();
     if (delta.isEmpty()) {
-      json(e, 200, Map.of("message", "no events since the last delta snapshot"));
+      json(e, 200, NoDeltaSnapshot.NO_EVENTS);
     } else {
-      json(e, 200, SnapshotView.of(delta.get()));
+      json(e, 200, SnapshotInfos.of(delta.get()));
     }
   }
 
   private void snapshotProgress(HttpExchange e) throws Exception {
-    SnapshotProgress.View p = scheduler().progress().current().orElseThrow(
+    SnapshotProgressMeter.View p = scheduler().progress().current().orElseThrow(
         () -> new HttpError(404, "this agent has taken no snapshot since it started"));
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("kind", p.kind().label());
-    body.put("bytesDone", p.bytesDone());
-    body.put("bytesTotal", p.bytesTotal());
-    body.put("startedAt", p.startedAt().toString());
-    body.put("running", p.running());
-    json(e, 200, body);
+    json(e, 200, new SnapshotProgress(p.kind().label(), p.bytesDone(), p.bytesTotal(),
+        p.startedAt().toString(), p.running()));
   }
 
   private void snapshotLatest(HttpExchange e) throws Exception {
-    if (agent.store().isEmpty()) {
+    if (backups.store().isEmpty()) {
       throw new HttpError(404, "no backup store is configured");
     }
-    Optional<RestorePlan> plan = RestorePlan.of(agent.store().get().list());
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("fullSnapshot", plan.map(p -> SnapshotView.of(p.full())).orElse(null));
-    body.put("deltaSnapshots", plan.map(p -> p.deltas().stream().map(SnapshotView::of).toList())
-        .orElse(List.of()));
-    json(e, 200, body);
+    Optional<RestorePlan> plan = RestorePlan.of(backups.store().get().list());
+    json(e, 200, new LatestSnapshots(plan.map(p -> SnapshotInfos.of(p.full())).orElse(null),
+        plan.map(p -> p.deltas().stream().map(SnapshotInfos::of).toList()).orElse(List.of())));
   }
 
   private void memberStatus(HttpExchange e) throws Exception {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("name", agent.config().member().name());
-    body.put("initialization", agent.initStatus().name());
-    body.put("initializationError", agent.initError());
-    body.put("restore", agent.restoreProgress().current().map(p -> Map.of(
-        "phase", p.phase().name(), "done", p.done(), "total", p.total(),
-        "description", p.describe())).orElse(null));
-    body.put("etcd", agent.client().isPresent() ? etcd().status() : null);
-    if (agent.client().isPresent()) {
-      body.put("members", members());
-    }
-    json(e, agent.client().isPresent() ? 200 : 503, body);
+    boolean running = member.client().isPresent();
+    json(e, running ? 200 : 503, new MemberReport(settings.memberName(),
+        init.initStatus().name(), init.initError(),
+        init.restore().map(p -> new RestoreReport(p.phase().name(), p.done(),
+            p.total(), p.describe())).orElse(null),
+        running ? etcd().status() : null, running ? members() : null));
   }
 
   /** The membership as this member sees it; null on a learner, which may not list it. */
-  private Object members() throws HttpError {
+  private List<Membership> members() throws HttpError {
     try {
-      return etcd().members().stream().map(m -> Map.of(
-          "id", MemberStatus.hex(m.getId()), "name", m.getName(), "learner", m.isLearner()))
-          .toList();
+      return etcd().members().stream().map(m -> new Membership(
+          MemberStatus.hex(m.getId()), m.getName(), m.isLearner())).toList();
     } catch (EtcdException ex) {
       return null;
     }
   }
 
   private void moveLeader(HttpExchange e) throws Exception {
-    long to = MemberStatus.parseHex(required(e, "to"));
+    long to = MemberStatus.parseHex(required(e, AgentApi.PARAM_TO));
     etcd().moveLeader(to);
-    json(e, 200, Map.of("leader", MemberStatus.hex(to)));
+    json(e, 200, new LeaderMoved(MemberStatus.hex(to)));
   }
 
   private void promote(HttpExchange e) throws Exception {
-    long id = MemberStatus.parseHex(required(e, "id"));
+    long id = MemberStatus.parseHex(required(e, AgentApi.PARAM_ID));
     MemberClient etcd = etcd();
-    BackupRestoreMetrics.timed(agent.metrics().backupRestore()::memberPromoted, () -> {
+    BackupRestoreMetrics.timed(metrics.backupRestore()::memberPromoted, () -> {
       etcd.promote(id);
       return null;
     });
-    json(e, 200, Map.of("promoted", MemberStatus.hex(id)));
+    json(e, 200, new MemberPromoted(MemberStatus.hex(id)));
   }
 
   private void remove(HttpExchange e) throws Exception {
-    long id = MemberStatus.parseHex(required(e, "id"));
+    long id = MemberStatus.parseHex(required(e, AgentApi.PARAM_ID));
     MemberClient etcd = etcd();
-    BackupRestoreMetrics.timed(agent.metrics().backupRestore()::memberRemoved, () -> {
+    BackupRestoreMetrics.timed(metrics.backupRestore()::memberRemoved, () -> {
       etcd.remove(id);
       return null;
     });
-    json(e, 200, Map.of("removed", MemberStatus.hex(id)));
+    json(e, 200, new MemberRemoved(MemberStatus.hex(id)));
   }
 
   private MemberClient etcd() throws HttpError {
-    return agent.client().orElseThrow(() -> new HttpError(503, "etcd is not running"));
+    return member.client().orElseThrow(() -> new HttpError(503, "etcd is not running"));
   }
 
   private SnapshotScheduler scheduler() throws HttpError {
-    return agent.scheduler().orElseThrow(() -> new HttpError(503,
-        agent.store().isEmpty() ? "no backup store is configured" : "etcd is not running"));
+    return backups.scheduler().orElseThrow(() -> new HttpError(503,
+        backups.store().isEmpty() ? "no backup store is configured" : "etcd is not running"));
   }
 
   @Override

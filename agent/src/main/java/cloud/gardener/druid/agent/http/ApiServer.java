@@ -3,12 +3,12 @@ package cloud.gardener.druid.agent.http;
 import static cloud.gardener.druid.agent.http.Exchanges.json;
 
 import cloud.gardener.druid.agent.etcd.EtcdException;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.ApiError;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -186,7 +186,7 @@ final class ApiServer implements AutoCloseable {
 
   private static void send(HttpExchange exchange, int status, String message) {
     try {
-      json(exchange, status, Map.of("error", message));
+      json(exchange, status, new ApiError(message));
     } catch (IOException | RuntimeException e) {
       LOG.debug("cannot answer {}: {}", exchange.getRequestURI().getPath(), e.toString());
     }

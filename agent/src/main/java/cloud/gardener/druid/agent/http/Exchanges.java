@@ -1,6 +1,6 @@
 package cloud.gardener.druid.agent.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import cloud.gardener.druid.api.agent.AgentJson;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,8 +13,6 @@ import java.util.Set;
 
 /** Small helpers over the JDK's {@link HttpExchange}. */
 final class Exchanges {
-
-  static final ObjectMapper JSON = new ObjectMapper();
 
   private Exchanges() {
   }
@@ -52,7 +50,7 @@ final class Exchanges {
   }
 
   static void json(HttpExchange exchange, int status, Object body) throws IOException {
-    send(exchange, status, "application/json", JSON.writeValueAsBytes(body));
+    send(exchange, status, "application/json", AgentJson.write(body));
   }
 
   static void text(HttpExchange exchange, int status, String body) throws IOException {

@@ -3,7 +3,7 @@ package cloud.gardener.druid.agent.init;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
-import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.api.agent.MemberStatus;
 import io.etcd.jetcd.cluster.Member;
 import java.io.IOException;
 import java.net.URI;

@@ -4,7 +4,7 @@ import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.snapshot.DeltaEvent;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import cloud.gardener.druid.agent.util.ProcessCpu;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
@@ -45,8 +45,8 @@ public final class TemporaryEtcd implements AutoCloseable {
 
   public static TemporaryEtcd start(Path etcdBinary, String name, Path dataDir, Path log)
       throws IOException, RestoreException {
-    URI clientUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
-    URI peerUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
+    URI clientUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
+    URI peerUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
     EtcdProcess process = EtcdProcess.start(etcdBinary, List.of(
         "--name=" + name,
         "--data-dir=" + dataDir,

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.snapshot.ParallelDeflateOutputStream.Format;
 import cloud.gardener.druid.agent.store.Snapshot;
 import java.io.BufferedInputStream;

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
@@ -34,7 +35,7 @@ public final class DeltaSnapshotter implements AutoCloseable {
   private final long memoryLimit;
   private final Runnable onMemoryLimit;
   private final Watch.Watcher watcher;
-  private final SnapshotProgress progress;
+  private final SnapshotProgressMeter progress;
   private List<DeltaEvent> buffer = new ArrayList<>();
   private long bufferedBytes;
   private volatile long lastStoredRevision;
@@ -44,13 +45,13 @@ public final class DeltaSnapshotter implements AutoCloseable {
       SnapshotCompression compression, Clock clock,
       long memoryLimit, long fromRevision, Runnable onMemoryLimit) {
     this(etcd, store, compression, clock, memoryLimit, fromRevision, onMemoryLimit,
-        new SnapshotProgress(clock));
+        new SnapshotProgressMeter(clock));
   }
 
   /** Counts the bytes of each delta written into {@code progress} (of the buffered events). */
   public DeltaSnapshotter(MemberClient etcd, SnapshotStore store,
       SnapshotCompression compression, Clock clock,
-      long memoryLimit, long fromRevision, Runnable onMemoryLimit, SnapshotProgress progress) {
+      long memoryLimit, long fromRevision, Runnable onMemoryLimit, SnapshotProgressMeter progress) {
     this.progress = progress;
     this.store = store;
     this.compression = compression;
@@ -121,7 +122,7 @@ public final class DeltaSnapshotter implements AutoCloseable {
     Snapshot delta = Snapshot.delta(events.get(0).modRevision(),
         events.get(events.size() - 1).modRevision(), clock.instant(),
         compression.format());
-    progress.start(SnapshotProgress.Kind.DELTA, bytes);
+    progress.start(SnapshotProgressMeter.Kind.DELTA, bytes);
     try {
       store.put(delta, out -> {
         try (OutputStream compressed = Compressions.compress(compression, out)) {

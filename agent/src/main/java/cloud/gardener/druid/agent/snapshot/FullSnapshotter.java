@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.store.Snapshot;
@@ -29,18 +30,18 @@ public final class FullSnapshotter {
   private final SnapshotCompression compression;
   private final Clock clock;
   private final Duration timeout;
-  private final SnapshotProgress progress;
+  private final SnapshotProgressMeter progress;
 
   public FullSnapshotter(MemberClient etcd, SnapshotStore store,
       SnapshotCompression compression, Clock clock,
       Duration timeout) {
-    this(etcd, store, compression, clock, timeout, new SnapshotProgress(clock));
+    this(etcd, store, compression, clock, timeout, new SnapshotProgressMeter(clock));
   }
 
   /** Counts the bytes read from etcd into {@code progress} (of etcd's database size). */
   public FullSnapshotter(MemberClient etcd, SnapshotStore store,
       SnapshotCompression compression, Clock clock, Duration timeout,
-      SnapshotProgress progress) {
+      SnapshotProgressMeter progress) {
     this.progress = progress;
     this.etcd = etcd;
     this.store = store;
@@ -66,7 +67,7 @@ public final class FullSnapshotter {
     }
     long started = System.nanoTime();
     long[] bytes = new long[1];
-    progress.start(SnapshotProgress.Kind.FULL, databaseSize());
+    progress.start(SnapshotProgressMeter.Kind.FULL, databaseSize());
     try {
       store.put(snapshot, out -> bytes[0] = stream(snapshot, out));
     } finally {

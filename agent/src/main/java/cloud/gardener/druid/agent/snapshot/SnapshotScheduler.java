@@ -3,11 +3,11 @@ package cloud.gardener.druid.agent.snapshot;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
-import cloud.gardener.druid.agent.etcd.MemberStatus;
 import cloud.gardener.druid.agent.gc.GarbageCollector;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
+import cloud.gardener.druid.api.agent.MemberStatus;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +49,7 @@ public final class SnapshotScheduler implements AutoCloseable {
   private final SnapshotListener listener;
   private final StoreIdentity self;
   private final FullSnapshotter fullSnapshotter;
-  private final SnapshotProgress progress;
+  private final SnapshotProgressMeter progress;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "snapshots"));
   private DeltaSnapshotter deltas;
@@ -66,7 +66,7 @@ public final class SnapshotScheduler implements AutoCloseable {
     this.policy = policy;
     this.clock = clock;
     this.listener = listener;
-    this.progress = new SnapshotProgress(clock);
+    this.progress = new SnapshotProgressMeter(clock);
     this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compression(), clock,
         snapshotTimeout, progress);
   }
@@ -264,7 +264,7 @@ public final class SnapshotScheduler implements AutoCloseable {
   }
 
   /** How far the snapshot being written (or the last one) is. */
-  public SnapshotProgress progress() {
+  public SnapshotProgressMeter progress() {
     return progress;
   }
 

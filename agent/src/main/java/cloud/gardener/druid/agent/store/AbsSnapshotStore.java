@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.store;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import com.azure.core.util.BinaryData;
 import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;

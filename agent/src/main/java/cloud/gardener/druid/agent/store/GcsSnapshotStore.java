@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.store;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.api.gax.paging.Page;

@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.store;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.store;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import java.io.IOException;
 import java.nio.file.Paths;
 import software.amazon.awssdk.services.s3.S3Client;

@@ -7,9 +7,9 @@ import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.EtcdBinaries;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.util.Files2;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.member.MemberJvmOptions;
 import cloud.gardener.druid.api.types.Quantities;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -300,9 +300,9 @@ public final class AgentFootprintBenchmark {
   }
 
   private AgentProcess start(String name, Path store) throws IOException {
-    int clientPort = FreePorts.on(HOST);
-    int peerPort = FreePorts.on(HOST);
-    int serverPort = FreePorts.on(HOST);
+    int clientPort = LoopbackPorts.on(HOST);
+    int peerPort = LoopbackPorts.on(HOST);
+    int serverPort = LoopbackPorts.on(HOST);
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=http://" + HOST + ":" + peerPort, work.resolve(name + "/new.etcd"));
     args.addAll(AgentArgs.localStore(store));

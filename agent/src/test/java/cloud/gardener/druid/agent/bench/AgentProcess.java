@@ -3,7 +3,7 @@ package cloud.gardener.druid.agent.bench;
 import static cloud.gardener.druid.agent.bench.AgentFootprintBenchmark.millis;
 import static cloud.gardener.druid.agent.bench.AgentFootprintBenchmark.pause;
 
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.URI;

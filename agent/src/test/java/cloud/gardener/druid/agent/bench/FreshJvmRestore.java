@@ -4,7 +4,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,8 +35,8 @@ public final class FreshJvmRestore {
 
   /** The benchmark's single member restoring from {@code store} into {@code dataDir}. */
   static Restorer restorer(LocalSnapshotStore store, Path dataDir) throws IOException {
-    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", FreePorts.on("127.0.0.1"),
-        FreePorts.on("127.0.0.1"), dataDir);
+    MemberConfig member = TestConfigs.single("bench-0", "127.0.0.1", LoopbackPorts.on("127.0.0.1"),
+        LoopbackPorts.on("127.0.0.1"), dataDir);
     return new Restorer(store, TestConfigs.tuning(), member);
   }
 }

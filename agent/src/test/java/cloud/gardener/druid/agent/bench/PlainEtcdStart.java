@@ -3,7 +3,7 @@ package cloud.gardener.druid.agent.bench;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.testing.EtcdBinaries;
 import cloud.gardener.druid.agent.util.Files2;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +25,8 @@ final class PlainEtcdStart {
   }
 
   static long millis(HttpClient http, Path dir, Path log) throws Exception {
-    URI clientUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
-    URI peerUrl = URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
+    URI clientUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
+    URI peerUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
     HttpRequest health = HttpRequest.newBuilder(clientUrl.resolve("/health"))
         .timeout(Duration.ofSeconds(5)).GET().build();
     long t0 = System.nanoTime();

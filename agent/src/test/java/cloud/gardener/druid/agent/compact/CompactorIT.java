@@ -3,16 +3,16 @@ package cloud.gardener.druid.agent.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.restore.RestorePlan;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,7 +58,7 @@ class CompactorIT {
         .mapToLong(Snapshot::endRevision).max().orElseThrow();
 
     MemberConfig scratch = TestConfigs.single("etcd-test-compactor", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("scratch"));
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve("scratch"));
     Compactor.Outcome outcome = new Compactor(store, TestConfigs.tuning(), scratch,
         Clock.systemUTC(), Duration.ofMinutes(1)).compact();
 
@@ -71,7 +71,7 @@ class CompactorIT {
     assertThat(work.resolve("scratch")).doesNotExist();
 
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve("restored"));
     RestorePlan plan = new Restorer(store, TestConfigs.tuning(), member).restore(dir -> { })
         .orElseThrow();
     assertThat(plan.full()).as("the compacted snapshot is the newest full").isEqualTo(compacted);
@@ -94,7 +94,7 @@ class CompactorIT {
     }
     List<Snapshot> before = store.list();
     MemberConfig scratch = TestConfigs.single("etcd-test-compactor", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("scratch"));
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve("scratch"));
     assertThat(new Compactor(store, TestConfigs.tuning(), scratch, Clock.systemUTC(),
         Duration.ofMinutes(1)).compact())
         .isInstanceOf(Compactor.Outcome.NothingToCompact.class);

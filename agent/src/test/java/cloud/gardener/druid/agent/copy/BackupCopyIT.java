@@ -9,7 +9,7 @@ import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -170,7 +170,7 @@ class BackupCopyIT {
 
   @Test
   void anUnreachableTargetFailsNamingIt() throws Exception {
-    String nobody = "http://127.0.0.1:" + FreePorts.on("127.0.0.1");
+    String nobody = "http://127.0.0.1:" + LoopbackPorts.on("127.0.0.1");
     long started = System.nanoTime();
 
     int exit = druidAgentCopy(s3Store("--store", PREFIX, nobody),

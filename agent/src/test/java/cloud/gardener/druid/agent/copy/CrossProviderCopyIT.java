@@ -3,12 +3,12 @@ package cloud.gardener.druid.agent.copy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.AgentCommand;
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
-import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.testenv.emulators.AzuriteServer;

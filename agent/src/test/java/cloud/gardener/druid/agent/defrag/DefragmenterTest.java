@@ -3,7 +3,8 @@ package cloud.gardener.druid.agent.defrag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.defrag.Defragmenter.Peer;
-import cloud.gardener.druid.agent.etcd.MemberStatus;
+import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.MemberStatus;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,8 +70,8 @@ class DefragmenterTest {
         Optional.of(memberStatus("b", "0", MemberStatus.Role.Member, 5_000, false))))
         .hasValueSatisfying(w -> assertThat(w).contains("does not follow"));
     assertThat(Defragmenter.whyNotInSync(leader, p,
-        Optional.of(memberStatus("b", "a", MemberStatus.Role.Member, 5_000 - Defragmenter.MAX_LAG - 1,
-            false)))).hasValueSatisfying(w -> assertThat(w).contains("raft entries behind"));
+        Optional.of(memberStatus("b", "a", MemberStatus.Role.Member,
+            5_000 - AgentApi.MAX_RAFT_LAG - 1, false)))).hasValueSatisfying(w -> assertThat(w).contains("raft entries behind"));
   }
 
   static MemberStatus memberStatus(String id, String leaderId, MemberStatus.Role role, long raftIndex,

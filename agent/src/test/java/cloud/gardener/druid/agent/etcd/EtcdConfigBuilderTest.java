@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
-import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

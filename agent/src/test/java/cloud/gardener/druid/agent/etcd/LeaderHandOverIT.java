@@ -1,10 +1,11 @@
 package cloud.gardener.druid.agent.etcd;
 
+import cloud.gardener.druid.api.agent.MemberStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.EtcdBinaries;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -66,6 +67,6 @@ class LeaderHandOverIT {
   }
 
   private static URI url() throws IOException {
-    return URI.create("http://" + HOST + ":" + FreePorts.on(HOST));
+    return URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
   }
 }

@@ -2,10 +2,10 @@ package cloud.gardener.druid.agent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
 import cloud.gardener.druid.agent.http.ApiServer.Kind;
-import cloud.gardener.druid.agent.util.ReloadingTls;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.agent.tls.ReloadingTls;
+import cloud.gardener.druid.agent.tls.TlsFiles;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.tls.Certificates;
 import cloud.gardener.druid.api.tls.Certificates.Issued;
 import cloud.gardener.druid.api.tls.Certificates.Use;

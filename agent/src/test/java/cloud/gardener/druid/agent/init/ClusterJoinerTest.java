@@ -6,7 +6,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -89,7 +89,7 @@ class ClusterJoinerTest {
 
   @Test
   void unreachableMembersAreAskedAtOnceNotOneTimeoutAfterTheOther() throws Exception {
-    int port = FreePorts.on("127.0.0.1");
+    int port = LoopbackPorts.on("127.0.0.1");
     AtomicInteger open = new AtomicInteger();
     AtomicInteger maxOpen = new AtomicInteger();
     try (SilentPeer m1 = new SilentPeer("127.0.0.2", port, open, maxOpen);

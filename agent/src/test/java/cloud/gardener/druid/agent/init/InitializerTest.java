@@ -8,7 +8,7 @@ import cloud.gardener.druid.agent.init.DataDirValidator.Mode;
 import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +43,8 @@ class InitializerTest {
 
   private Initializer initializer(Optional<LocalSnapshotStore> store) throws Exception {
     String host = "127.0.0.1";
-    int clientPort = FreePorts.on(host);
-    int peerPort = FreePorts.on(host);
+    int clientPort = LoopbackPorts.on(host);
+    int peerPort = LoopbackPorts.on(host);
     Map<String, URI> cluster = new LinkedHashMap<>();
     for (int i = 0; i < 3; i++) {
       cluster.put("main-" + i, URI.create("http://127.0.0." + (31 + i) + ":" + peerPort));

@@ -8,8 +8,8 @@ import cloud.gardener.druid.agent.metrics.UpstreamMetrics.Family;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
-import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape.Sample;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,9 +41,9 @@ class AgentMetricsIT {
 
   @Test
   void aRunningAgentExposesUpstreamsFamiliesWithWhatItDid() throws Exception {
-    int clientPort = FreePorts.on(HOST);
-    int peerPort = FreePorts.on(HOST);
-    int serverPort = FreePorts.on(HOST);
+    int clientPort = LoopbackPorts.on(HOST);
+    int peerPort = LoopbackPorts.on(HOST);
+    int serverPort = LoopbackPorts.on(HOST);
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=http://" + HOST + ":" + peerPort, work.resolve("data/new.etcd"));
     args.addAll(AgentArgs.localStore(work.resolve("backups")));

@@ -7,8 +7,8 @@ import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
-import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
+import cloud.gardener.druid.api.agent.AgentApi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.nio.file.Path;
@@ -50,9 +50,9 @@ class AgentStopIT {
       plainEtcdMillis.add(millisSince(started));
     }
 
-    int clientPort = FreePorts.on(HOST);
-    int peerPort = FreePorts.on(HOST);
-    int serverPort = FreePorts.on(HOST);
+    int clientPort = LoopbackPorts.on(HOST);
+    int peerPort = LoopbackPorts.on(HOST);
+    int serverPort = LoopbackPorts.on(HOST);
     Path dataDir = work.resolve("data/new.etcd");
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=http://" + HOST + ":" + peerPort, dataDir);

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
@@ -17,7 +17,7 @@ import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +89,7 @@ class RestoreFaultsIT {
     Files.createDirectories(dataDir);
     Files.writeString(dataDir.resolve("sentinel"), "the data before the restore");
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), dataDir);
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), dataDir);
     restorer = new Restorer(store, TestConfigs.tuning(), member);
   }
 

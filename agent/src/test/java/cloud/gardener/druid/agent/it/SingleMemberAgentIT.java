@@ -10,8 +10,8 @@ import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.agent.util.Files2;
-import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
+import cloud.gardener.druid.api.agent.AgentApi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcd.jetcd.KV;
@@ -46,9 +46,9 @@ class SingleMemberAgentIT {
   @BeforeEach
   void setUp(TestInfo test) throws Exception {
     logs = AgentProcess.logDir("SingleMemberAgentIT-" + test.getTestMethod().get().getName());
-    clientPort = FreePorts.on(HOST);
-    int peerPort = FreePorts.on(HOST);
-    serverPort = FreePorts.on(HOST);
+    clientPort = LoopbackPorts.on(HOST);
+    int peerPort = LoopbackPorts.on(HOST);
+    serverPort = LoopbackPorts.on(HOST);
     args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=http://" + HOST + ":" + peerPort, work.resolve("data/new.etcd"));
     args.addAll(AgentArgs.localStore(work.resolve("backups")));

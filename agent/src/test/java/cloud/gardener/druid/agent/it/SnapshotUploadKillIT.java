@@ -2,13 +2,13 @@ package cloud.gardener.druid.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.agent.testing.InterruptedUploadMain;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;

@@ -4,11 +4,11 @@ import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.restore.RestoreException;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
@@ -19,7 +19,7 @@ import cloud.gardener.druid.agent.store.StoreIdentity;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.S3ProxyServer;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
 import java.io.InputStream;
@@ -90,7 +90,7 @@ class StoreIdentityIT {
     Files.createDirectories(dataDir);
     Files.writeString(dataDir.resolve("sentinel"), "the data before the restore");
     Restorer restorer = new Restorer(store, TestConfigs.tuning(), TestConfigs.single(
-        "etcd-test-0", "127.0.0.1", FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"),
+        "etcd-test-0", "127.0.0.1", LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"),
         dataDir));
     store.writeIdentity(OTHER);
 

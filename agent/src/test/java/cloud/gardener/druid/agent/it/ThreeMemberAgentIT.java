@@ -3,14 +3,14 @@ package cloud.gardener.druid.agent.it;
 import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.Agent;
+import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.init.GuardFile;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.util.Files2;
-import cloud.gardener.druid.agent.util.FreePorts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
+import cloud.gardener.druid.api.agent.AgentApi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
@@ -55,9 +55,9 @@ class ThreeMemberAgentIT {
   @BeforeAll
   void startCluster() throws Exception {
     logs = AgentProcess.logDir("ThreeMemberAgentIT");
-    clientPort = FreePorts.on(HOSTS[0]);
-    peerPort = FreePorts.on(HOSTS[0]);
-    serverPort = FreePorts.on(HOSTS[0]);
+    clientPort = LoopbackPorts.on(HOSTS[0]);
+    peerPort = LoopbackPorts.on(HOSTS[0]);
+    serverPort = LoopbackPorts.on(HOSTS[0]);
     List<String> members = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       members.add(name(i) + "=http://" + HOSTS[i] + ":" + peerPort);

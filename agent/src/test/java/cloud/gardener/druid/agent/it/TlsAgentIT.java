@@ -3,14 +3,14 @@ package cloud.gardener.druid.agent.it;
 import static cloud.gardener.druid.agent.testing.LocalEtcd.countPrefix;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.tls.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsFiles;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
-import cloud.gardener.druid.agent.util.TlsContexts;
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,9 +42,9 @@ class TlsAgentIT {
     Path tlsDir = certificates(work.resolve("tls"));
     TlsFiles tls = new TlsFiles(tlsDir.resolve("ca.crt"), tlsDir.resolve("tls.crt"),
         tlsDir.resolve("tls.key"));
-    int clientPort = FreePorts.on(HOST);
-    int peerPort = FreePorts.on(HOST);
-    int serverPort = FreePorts.on(HOST);
+    int clientPort = LoopbackPorts.on(HOST);
+    int peerPort = LoopbackPorts.on(HOST);
+    int serverPort = LoopbackPorts.on(HOST);
     List<String> args = AgentArgs.member("etcd-test-0", HOST, clientPort, peerPort, serverPort,
         "etcd-test-0=https://" + HOST + ":" + peerPort, work.resolve("data/new.etcd"));
     args.addAll(AgentArgs.localStore(work.resolve("backups")));

@@ -9,7 +9,7 @@ import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.testing.EtcdBinaries;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import cloud.gardener.druid.agent.util.ProcessRunner;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +62,7 @@ class UpstreamBackupRestoreIT {
     Path dataDir = work.resolve("restored");
     new Restorer(new LocalSnapshotStore(work.resolve("backups"), "shoot--etcd-main"),
         TestConfigs.tuning(), TestConfigs.single("etcd-main-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), dataDir)).restore(d -> { });
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), dataDir)).restore(d -> { });
 
     try (LocalEtcd restored = new LocalEtcd("etcd-main-0", dataDir, work.resolve("r.log"))) {
       assertThat(countPrefix(restored.client(), "/registry/pods/")).isEqualTo(100);

@@ -7,17 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.snapshot.Compressions;
 import cloud.gardener.druid.agent.snapshot.DeltaFormat;
 import cloud.gardener.druid.agent.snapshot.DeltaSnapshotter;
 import cloud.gardener.druid.agent.snapshot.FullSnapshotter;
-import cloud.gardener.druid.agent.snapshot.SnapshotCompression;
 import cloud.gardener.druid.agent.store.LocalSnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
 import cloud.gardener.druid.agent.testing.TestConfigs;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
@@ -59,7 +59,7 @@ class SnapshotRestoreIT {
     assertThat(store.list()).filteredOn(s -> !s.isFull()).hasSize(2);
 
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve("restored"));
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve("restored"));
     Optional<RestorePlan> plan = new Restorer(store, TestConfigs.tuning(), member)
         .restore(dir -> { });
     assertThat(plan).isPresent();
@@ -194,7 +194,7 @@ class SnapshotRestoreIT {
     Files.createDirectories(dataDir);
     Files.writeString(dataDir.resolve("sentinel"), "before");
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), dataDir);
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), dataDir);
     Restorer restorer = new Restorer(store, TestConfigs.tuning(), member);
 
     byte[] flipped = intact.clone();
@@ -296,7 +296,7 @@ class SnapshotRestoreIT {
 
   private RestorePlan restore(LocalSnapshotStore store, String dir) throws Exception {
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
-        FreePorts.on("127.0.0.1"), FreePorts.on("127.0.0.1"), work.resolve(dir));
+        LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve(dir));
     return new Restorer(store, TestConfigs.tuning(), member).restore(d -> { }).orElseThrow();
   }
 

@@ -3,7 +3,6 @@ package cloud.gardener.druid.agent.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.testenv.emulators.AzuriteServer;
 import com.azure.storage.blob.BlobContainerClientBuilder;

@@ -1,6 +1,5 @@
 package cloud.gardener.druid.agent.store;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import cloud.gardener.druid.agent.testing.EmulatorStores;
 import cloud.gardener.druid.testenv.emulators.FakeGcsServer;
 import java.net.URI;

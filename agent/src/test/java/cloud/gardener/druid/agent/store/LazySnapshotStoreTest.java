@@ -3,7 +3,6 @@ package cloud.gardener.druid.agent.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

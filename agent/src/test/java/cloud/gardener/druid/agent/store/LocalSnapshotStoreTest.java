@@ -2,7 +2,6 @@ package cloud.gardener.druid.agent.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -3,17 +3,16 @@ package cloud.gardener.druid.agent.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
-import cloud.gardener.druid.agent.config.StoreConfig.Provider;
+import cloud.gardener.druid.agent.store.StoreConfig.Provider;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A store whose prefix or container could reach outside it is refused when it opens. */
 class StorePathsTest {

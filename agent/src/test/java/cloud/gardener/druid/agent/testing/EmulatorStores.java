@@ -1,6 +1,6 @@
 package cloud.gardener.druid.agent.testing;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.testenv.emulators.AzuriteServer;
 import cloud.gardener.druid.testenv.emulators.FakeGcsServer;
 import com.azure.storage.blob.BlobServiceClientBuilder;

@@ -2,7 +2,7 @@ package cloud.gardener.druid.agent.testing;
 
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
-import cloud.gardener.druid.agent.util.FreePorts;
+import cloud.gardener.druid.agent.util.LoopbackPorts;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.kv.GetResponse;
@@ -28,8 +28,8 @@ public final class LocalEtcd implements AutoCloseable {
   private final URI clientUrl;
 
   public LocalEtcd(String name, Path dataDir, Path log) throws Exception {
-    clientUrl = URI.create("http://127.0.0.1:" + FreePorts.on("127.0.0.1"));
-    URI peerUrl = URI.create("http://127.0.0.1:" + FreePorts.on("127.0.0.1"));
+    clientUrl = URI.create("http://127.0.0.1:" + LoopbackPorts.on("127.0.0.1"));
+    URI peerUrl = URI.create("http://127.0.0.1:" + LoopbackPorts.on("127.0.0.1"));
     process = EtcdProcess.start(EtcdBinaries.dir().resolve("etcd"), List.of(
         "--name=" + name, "--data-dir=" + dataDir,
         "--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,

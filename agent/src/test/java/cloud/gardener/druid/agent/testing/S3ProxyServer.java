@@ -1,14 +1,14 @@
 package cloud.gardener.druid.agent.testing;
 
-import cloud.gardener.druid.agent.config.StoreConfig;
+import cloud.gardener.druid.agent.store.StoreConfig;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 import org.awaitility.Awaitility;
-import java.time.Duration;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;

@@ -1,7 +1,7 @@
 /**
  * The {@code druid.gardener.cloud/v1alpha1} API: {@code Etcd}, {@code EtcdOpsTask} and
  * {@code EtcdCopyBackupsTask}, field-for-field compatible with gardener/etcd-druid, plus the
- * optional additions described in the project's SPEC (member revisions, the
+ * optional additions of this operator (member revisions, the
  * {@code VolumesUpToDate} condition, {@code spec.hibernation}, more ops task operations).
  *
  * <p>Classes here are plain data holders for Jackson and the CRD generator; every type

@@ -1,6 +1,6 @@
 package cloud.gardener.druid.operator.agent;
 
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.tls.Certificates;
 import cloud.gardener.druid.api.tls.Certificates.Issued;
 import cloud.gardener.druid.api.tls.Certificates.Use;

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.agent.SnapshotProgress;
 import cloud.gardener.druid.operator.observe.AgentReport;
 import cloud.gardener.druid.operator.observe.AgentView;
 import java.time.Duration;

@@ -1,18 +1,33 @@
 package cloud.gardener.druid.operator.agent;
 
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.AgentJson;
+import cloud.gardener.druid.api.agent.Defragmented;
+import cloud.gardener.druid.api.agent.InitStatus;
+import cloud.gardener.druid.api.agent.LeaderMoved;
+import cloud.gardener.druid.api.agent.MemberPromoted;
+import cloud.gardener.druid.api.agent.MemberRemoved;
+import cloud.gardener.druid.api.agent.MemberReport;
+import cloud.gardener.druid.api.agent.MemberStatus;
+import cloud.gardener.druid.api.agent.MemberStatus.Role;
+import cloud.gardener.druid.api.agent.Membership;
+import cloud.gardener.druid.api.agent.NoDeltaSnapshot;
+import cloud.gardener.druid.api.agent.RestoreReport;
+import cloud.gardener.druid.api.agent.SnapshotInfo;
+import cloud.gardener.druid.api.agent.SnapshotProgress;
 import cloud.gardener.druid.operator.observe.AgentReport;
 import cloud.gardener.druid.operator.observe.AgentView;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +42,6 @@ import org.slf4j.LoggerFactory;
 public final class HttpAgentClient implements AgentClient {
 
   private static final Logger LOG = LoggerFactory.getLogger(HttpAgentClient.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient plainHttp;
   private final Function<AgentEndpoint, Optional<SSLContext>> tls;
@@ -112,14 +126,13 @@ public final class HttpAgentClient implements AgentClient {
   @Override
   public AgentReport report(AgentEndpoint endpoint) {
     try {
-      HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(AgentApi.MEMBER_STATUS))
-          .timeout(statusTimeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = get(endpoint, AgentApi.MEMBER_STATUS);
       // 503: etcd does not run (yet); the body still says whether the member restores
       if (r.statusCode() != 200 && r.statusCode() != 503) {
         LOG.debug("agent {} status: HTTP {}", endpoint.member(), r.statusCode());
         return AgentReport.NONE;
       }
-      return parseReport(JSON.readTree(r.body()));
+      return parseReport(r.body());
     } catch (IOException | AgentException e) {
       failed(endpoint, e);
       LOG.debug("agent {} status: {}", endpoint.member(), e.toString());
@@ -131,82 +144,82 @@ public final class HttpAgentClient implements AgentClient {
   }
 
   /**
-   * The view (when the body has an {@code etcd} object) and the restore's description while
-   * the agent's initialisation is in {@code Progress} and its {@code restore} is not done.
+   * The view (once the agent reports etcd's) and the restore's description while the agent's
+   * initialisation is in {@code Progress} and its restore is not done.
    */
-  static AgentReport parseReport(JsonNode body) {
-    Optional<AgentView> view = body.path("etcd").isObject() ? Optional.of(parseView(body))
-        : Optional.empty();
-    JsonNode restore = body.path("restore");
-    boolean restoring = "Progress".equals(body.path("initialization").asText())
-        && restore.isObject() && !"DONE".equals(restore.path("phase").asText())
-        && !restore.path("description").asText("").isBlank();
-    return new AgentReport(view, restoring
-        ? Optional.of(restore.path("description").asText()) : Optional.empty());
+  static AgentReport parseReport(String body) throws IOException {
+    MemberReport report = AgentJson.read(body, MemberReport.class);
+    Optional<AgentView> view = Optional.ofNullable(report.etcd())
+        .map(etcd -> viewOf(etcd, report.members()));
+    RestoreReport restore = report.restore();
+    boolean restoring = InitStatus.Progress.name().equals(report.initialization())
+        && restore != null && !RestoreReport.DONE.equals(restore.phase())
+        && restore.description() != null && !restore.description().isBlank();
+    return new AgentReport(view, restoring ? Optional.of(restore.description())
+        : Optional.empty());
   }
 
-  /**
-   * Reads the agent's member status: {@code {"name", "initialization", "etcd": {"id", "role",
-   * "clusterId", "leaderId", "raftIndex", "learner", ...}, "members": [{"id", "name",
-   * "learner"}]}}. A member whose etcd does not answer has no {@code etcd} object.
-   */
-  static AgentView parseView(JsonNode body) {
-    JsonNode n = body.path("etcd");
-    List<AgentView.Membership> members = new ArrayList<>();
-    JsonNode list = body.has("members") ? body.path("members") : n.path("members");
-    for (JsonNode m : list) {
-      members.add(new AgentView.Membership(m.path("id").asText(), m.path("name").asText(),
-          m.path("learner").asBoolean(m.path("isLearner").asBoolean(false))));
-    }
-    String role = n.path("learner").asBoolean(false) ? "Learner" : n.path("role").asText();
-    boolean healthy = n.isObject() && !n.path("leaderId").asText("").isEmpty()
-        && !"0".equals(n.path("leaderId").asText());
-    return new AgentView(n.path("id").asText(), n.path("clusterId").asText(), role,
-        n.path("leaderId").asText(), n.path("raftIndex").asLong(), healthy, List.copyOf(members));
+  /** A member is healthy when its etcd follows a leader. */
+  private static AgentView viewOf(MemberStatus etcd, List<Membership> members) {
+    String role = etcd.learner() ? Role.Learner.name()
+        : Objects.toString(etcd.role(), "");
+    String leaderId = Objects.toString(etcd.leaderId(), "");
+    boolean healthy = !leaderId.isEmpty() && !"0".equals(leaderId);
+    return new AgentView(Objects.toString(etcd.id(), ""),
+        Objects.toString(etcd.clusterId(), ""), role, leaderId, etcd.raftIndex(), healthy,
+        members == null ? List.of() : members.stream().map(m -> new AgentView.Membership(
+            m.id(), m.name(), m.learner())).toList());
   }
 
   @Override
   public void moveLeader(AgentEndpoint leader, String toMemberId) {
-    post(leader, AgentApi.MEMBER_MOVE_LEADER + "?to=" + toMemberId);
+    post(leader, query(AgentApi.MEMBER_MOVE_LEADER, AgentApi.PARAM_TO, toMemberId),
+        LeaderMoved.class);
   }
 
   @Override
   public void promote(AgentEndpoint via, String memberId) {
-    post(via, AgentApi.MEMBER_PROMOTE + "?id=" + memberId);
+    post(via, query(AgentApi.MEMBER_PROMOTE, AgentApi.PARAM_ID, memberId),
+        MemberPromoted.class);
   }
 
   @Override
   public void removeMember(AgentEndpoint via, String memberId) {
-    post(via, AgentApi.MEMBER_REMOVE + "?id=" + memberId);
+    post(via, query(AgentApi.MEMBER_REMOVE, AgentApi.PARAM_ID, memberId), MemberRemoved.class);
   }
 
   @Override
   public long fullSnapshot(AgentEndpoint leader, boolean isFinal) {
-    JsonNode body = post(leader, AgentApi.SNAPSHOT_FULL + (isFinal ? "?final=true" : ""));
-    if (!body.path("endRevision").canConvertToLong()) {
-      throw new AgentException("agent of " + leader.member() + " answered a full snapshot"
-          + " without its revision: " + body);
-    }
-    return body.path("endRevision").asLong();
+    SnapshotInfo full = post(leader, isFinal
+        ? query(AgentApi.SNAPSHOT_FULL, AgentApi.PARAM_FINAL, "true") : AgentApi.SNAPSHOT_FULL,
+        SnapshotInfo.class);
+    return revisionOf(full).orElseThrow(() -> new AgentException("agent of "
+        + leader.member() + " answered a full snapshot without its revision: " + full));
   }
 
   @Override
   public OptionalLong deltaSnapshot(AgentEndpoint leader) {
-    JsonNode body = post(leader, AgentApi.SNAPSHOT_DELTA);
-    return body.path("endRevision").canConvertToLong()
-        ? OptionalLong.of(body.path("endRevision").asLong()) : OptionalLong.empty();
+    return revisionOf(post(leader, AgentApi.SNAPSHOT_DELTA, SnapshotInfo.class));
+  }
+
+  /**
+   * The end revision of the snapshot the agent took; empty when it answered without one
+   * (a {@link NoDeltaSnapshot}: there were no events). etcd's revisions start at 1, so a
+   * missing revision reads as 0.
+   */
+  static OptionalLong revisionOf(SnapshotInfo snapshot) {
+    return snapshot.endRevision() > 0 ? OptionalLong.of(snapshot.endRevision())
+        : OptionalLong.empty();
   }
 
   @Override
   public Optional<SnapshotProgress> snapshotProgress(AgentEndpoint endpoint) {
     try {
-      HttpResponse<String> r = http(endpoint).send(HttpRequest.newBuilder(
-          endpoint.uri(AgentApi.SNAPSHOT_PROGRESS)).timeout(statusTimeout).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = get(endpoint, AgentApi.SNAPSHOT_PROGRESS);
       if (r.statusCode() != 200) {
         return Optional.empty();
       }
-      return parseProgress(JSON.readTree(r.body()));
+      return parseProgress(r.body());
     } catch (IOException | AgentException e) {
       failed(endpoint, e);
       LOG.debug("agent {} snapshot progress: {}", endpoint.member(), e.toString());
@@ -217,29 +230,38 @@ public final class HttpAgentClient implements AgentClient {
     }
   }
 
-  /** {@code {"kind", "bytesDone", "bytesTotal", "startedAt", "running"}}; empty if malformed. */
-  static Optional<SnapshotProgress> parseProgress(JsonNode body) {
+  /** Empty when malformed: without a start time. */
+  static Optional<SnapshotProgress> parseProgress(String body) throws IOException {
+    SnapshotProgress progress = AgentJson.read(body, SnapshotProgress.class);
     try {
-      return Optional.of(new SnapshotProgress(body.path("kind").asText(),
-          body.path("bytesDone").asLong(), body.path("bytesTotal").asLong(),
-          java.time.Instant.parse(body.path("startedAt").asText()),
-          body.path("running").asBoolean()));
-    } catch (java.time.format.DateTimeParseException e) {
+      Instant.parse(Objects.toString(progress.startedAt(), ""));
+      return Optional.of(progress);
+    } catch (DateTimeParseException e) {
       return Optional.empty();
     }
   }
 
+  private HttpResponse<String> get(AgentEndpoint endpoint, String path)
+      throws IOException, InterruptedException {
+    return http(endpoint).send(HttpRequest.newBuilder(endpoint.uri(path))
+        .timeout(statusTimeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String query(String path, String parameter, String value) {
+    return path + "?" + parameter + "=" + value;
+  }
+
   @Override
   public void defragment(AgentEndpoint member) {
-    post(member, AgentApi.DEFRAGMENT);
+    post(member, AgentApi.DEFRAGMENT, Defragmented.class);
   }
 
   /**
-   * POSTs and returns the JSON answer (an empty object when the body is not JSON). An agent
-   * busy with other long operations (429) is asked again after its {@code Retry-After} while
-   * the action timeout lasts.
+   * POSTs and returns the answer as {@code type} (all fields empty when the body is not
+   * JSON). An agent busy with other long operations (429) is asked again after its
+   * {@code Retry-After} while the action timeout lasts.
    */
-  private JsonNode post(AgentEndpoint endpoint, String pathAndQuery) {
+  private <T> T post(AgentEndpoint endpoint, String pathAndQuery, Class<T> type) {
     long deadline = System.nanoTime() + actionTimeout.toNanos();
     try {
       while (true) {
@@ -262,7 +284,7 @@ public final class HttpAgentClient implements AgentClient {
           throw new AgentException("agent of " + endpoint.member() + " refused " + pathAndQuery
               + ": HTTP " + r.statusCode() + " " + r.body().strip());
         }
-        return parse(r.body());
+        return parse(r.body(), type);
       }
     } catch (IOException e) {
       failed(endpoint, e);
@@ -283,11 +305,16 @@ public final class HttpAgentClient implements AgentClient {
     }
   }
 
-  private static JsonNode parse(String body) {
+  /** The answer as {@code type}; all fields empty when it is not JSON. */
+  static <T> T parse(String body, Class<T> type) {
     try {
-      return body == null || body.isBlank() ? JSON.createObjectNode() : JSON.readTree(body);
+      return AgentJson.read(body == null || body.isBlank() ? "{}" : body, type);
     } catch (IOException e) {
-      return JSON.createObjectNode();
+      try {
+        return AgentJson.read("{}", type);
+      } catch (IOException impossible) {
+        throw new UncheckedIOException(impossible);
+      }
     }
   }
 }

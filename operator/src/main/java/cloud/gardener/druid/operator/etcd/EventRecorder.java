@@ -31,10 +31,6 @@ public final class EventRecorder {
   private final KubernetesClient client;
   private final String instance;
 
-  public EventRecorder(KubernetesClient client) {
-    this(client, COMPONENT);
-  }
-
   /** @param instance the reporting instance of the events: which operator replica acted */
   public EventRecorder(KubernetesClient client, String instance) {
     this.client = client;

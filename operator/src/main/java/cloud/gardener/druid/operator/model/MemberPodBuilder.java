@@ -163,7 +163,7 @@ public final class MemberPodBuilder {
         .addNewPort().withName("agent").withContainerPort(EtcdDefaults.agentPort(etcd)).endPort()
         .withResources(ec.getResources())
         .withNewReadinessProbe()
-          .withNewHttpGet().withPath(cloud.gardener.druid.api.AgentApi.READYZ)
+          .withNewHttpGet().withPath(cloud.gardener.druid.api.agent.AgentApi.READYZ)
             .withNewPort(EtcdDefaults.agentPort(etcd)).withScheme("HTTPS").endHttpGet()
           .withPeriodSeconds(2)
           .withFailureThreshold(3)

@@ -149,8 +149,7 @@ public final class EtcdObserver {
       CompletableFuture<AgentReport> asked = reports.get(i);
       AgentReport report = asked == null ? AgentReport.NONE : AgentStatuses.await(asked);
       members.add(new MemberObservation(i, names.member(i), Optional.ofNullable(pods.get(i)),
-          Optional.ofNullable(pvcs.get(i)), report.view(),
-          Optional.ofNullable(leases.get(names.memberLease(i))), report.restoring()));
+          Optional.ofNullable(pvcs.get(i)), report.view(), report.restoring()));
     }
     agentStatuses.prune();
     return new ClusterSnapshot(etcd, List.copyOf(members),

@@ -8,21 +8,20 @@ import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.util.Optional;
 
 /**
- * One member as observed: its pod, its volume, its agent's view of etcd, its lease, and while
- * it restores from the backup store how far that is (its agent's words).
+ * One member as observed: its pod, its volume, its agent's view of etcd, and while it
+ * restores from the backup store how far that is (its agent's words).
  */
 public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
-    Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent, Optional<Lease> lease,
+    Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent,
     Optional<String> restoring) {
 
   /** A member that is not restoring (or whose agent does not say). */
   public MemberObservation(int ordinal, String name, Optional<Pod> pod,
-      Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent, Optional<Lease> lease) {
-    this(ordinal, name, pod, pvc, agent, lease, Optional.empty());
+      Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent) {
+    this(ordinal, name, pod, pvc, agent, Optional.empty());
   }
 
   public boolean podExists() {

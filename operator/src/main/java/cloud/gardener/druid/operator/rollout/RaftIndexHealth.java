@@ -7,11 +7,9 @@ import java.util.Optional;
 /**
  * Safe to roll when every wanted member is ready, reports to its agent, agrees on one leader,
  * no learner is catching up, and every follower's raft index is within {@code maxLag} of the
- * leader's.
+ * leader's (the operator uses {@code AgentApi.MAX_RAFT_LAG}, as the agents' defragmentation).
  */
 public final class RaftIndexHealth implements ClusterHealth {
-
-  public static final long DEFAULT_MAX_LAG = 1_000;
 
   private final long maxLag;
 

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.Finalizers;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
@@ -83,7 +84,7 @@ public final class EtcdOpsTaskReconciler
     this.operations = Map.of(
         TaskKind.ON_DEMAND_SNAPSHOT, new OnDemandSnapshotOperation(agents, observe, events),
         TaskKind.DEFRAGMENT, new DefragmentOperation(agents, observe,
-            new DefragmentPlan(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG)), events));
+            new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), events));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.ByteSizes;
+import cloud.gardener.druid.api.agent.SnapshotProgress;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig;
@@ -8,7 +9,6 @@ import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig.SnapshotType;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentClient.AgentException;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
-import cloud.gardener.druid.operator.agent.SnapshotProgress;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;

@@ -5,7 +5,6 @@ import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.api.v1alpha1.LastError;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
-import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.volume.VolumeTask;
 import cloud.gardener.druid.operator.volume.VolumeTaskSource;
@@ -64,13 +63,10 @@ public final class VolumeHandshake {
     VolumeTask.Kind operation = kind.volumeTask().orElseThrow();
     if (kind == TaskKind.REPLACE_MEMBER_VOLUME) {
       return new VolumeTask(name, operation,
-          Optional.ofNullable(config.getReplaceMemberVolume().getMemberName()), Optional.empty(),
-          t.getStatus().getStartedAt());
+          Optional.ofNullable(config.getReplaceMemberVolume().getMemberName()));
     }
     RecoverFromQuorumLossConfig r = config.getRecoverFromQuorumLoss();
-    return new VolumeTask(name, operation, Optional.ofNullable(r.getMemberName()),
-        Optional.of(r.getSource() == null ? Source.AUTO : r.getSource()),
-        t.getStatus().getStartedAt());
+    return new VolumeTask(name, operation, Optional.ofNullable(r.getMemberName()));
   }
 
   /** Empty while the task is still being carried out (or not yet picked up). */

@@ -1,6 +1,5 @@
 package cloud.gardener.druid.operator.volume;
 
-import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.Optional;
 
@@ -12,11 +11,8 @@ import java.util.Optional;
  * @param kind which of the two tasks
  * @param memberName the member whose volume is replaced; for a recovery with source Member,
  *     the member whose data to use
- * @param recoverySource for a recovery: where the data comes from (Auto when unset)
- * @param startedAt when the task went InProgress (RFC 3339)
  */
-public record VolumeTask(String name, Kind kind, Optional<String> memberName,
-    Optional<Source> recoverySource, String startedAt) {
+public record VolumeTask(String name, Kind kind, Optional<String> memberName) {
 
   /** The volume tasks, each carried out by one kind of volume operation. */
   public enum Kind {

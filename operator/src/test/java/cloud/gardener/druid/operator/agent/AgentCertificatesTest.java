@@ -7,7 +7,7 @@ import static cloud.gardener.druid.operator.agent.AgentCertificates.SERVER_CERT;
 import static cloud.gardener.druid.operator.agent.AgentCertificates.SERVER_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.api.AgentApi;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.tls.PemKeys;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsExchange;

@@ -111,7 +111,8 @@ class RolloutExecutorTest {
         .withMasterUrl("http://127.0.0.1:" + api.getAddress().getPort())
         .withRequestRetryBackoffLimit(0).build()).build();
     executor = new RolloutExecutor(client, new FakeAgents(),
-        new OperatorSettings("etcd-druid:test", null), new EventRecorder(client),
+        new OperatorSettings("etcd-druid:test", null),
+        new EventRecorder(client, EventRecorder.COMPONENT),
         new BackgroundSnapshots(Runnable::run, System::nanoTime), Duration.ZERO);
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
     for (int i = 0; i < 4; i++) {

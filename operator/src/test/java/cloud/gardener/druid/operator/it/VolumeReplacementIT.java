@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Volume changes of running clusters (SPEC §6) on the real control plane with real etcd: grow
+ * Volume changes of running clusters (docs/volumes.md) on the real control plane with real etcd: grow
  * in place, replacement only after a confirmation of the current generation, member by member
  * under load with no failed request and no key lost, single-member replacement restoring from
  * the snapshot, and hibernation that deletes volumes and restores on waking up.

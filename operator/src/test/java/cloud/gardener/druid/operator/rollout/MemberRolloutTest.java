@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
 import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
 import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteSurplusMember;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class MemberRolloutTest {
 
-  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG));
+  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG));
 
   @Test
   void rollsFollowersFirstFromTheHighestOrdinalAndTheLeaderLastAfterMovingLeadership() {
@@ -141,7 +142,7 @@ class MemberRolloutTest {
   void waitsWhileAFollowerLagsBehindTheLeader() {
     FakeCluster c = threeMembers("old", 0);
     c.members.get(0).raftIndex = 10_000;
-    c.members.get(2).raftIndex = 10_000 - RaftIndexHealth.DEFAULT_MAX_LAG - 1;
+    c.members.get(2).raftIndex = 10_000 - AgentApi.MAX_RAFT_LAG - 1;
     c.members.get(1).raftIndex = 10_000;
     RolloutAction next = rollout.next(c.snapshot(), c.desired());
     assertThat(next).isInstanceOf(Wait.class);

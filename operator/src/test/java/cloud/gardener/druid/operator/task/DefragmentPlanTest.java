@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.DefragmentPlan.Defragment;
 import cloud.gardener.druid.operator.task.DefragmentPlan.Done;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class DefragmentPlanTest {
 
-  final DefragmentPlan plan = new DefragmentPlan(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG));
+  final DefragmentPlan plan = new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG));
 
   @Test
   void defragmentsFollowersFirstThenMovesLeadershipAndDefragmentsTheFormerLeaderLast() {
@@ -38,7 +39,7 @@ class DefragmentPlanTest {
     c.members.get(2).ready = false;
     assertThat(plan.next(c.snapshot(), Set.of())).isInstanceOf(Wait.class);
     c.members.get(2).ready = true;
-    c.members.get(2).raftIndex = 100 - RaftIndexHealth.DEFAULT_MAX_LAG - 100;
+    c.members.get(2).raftIndex = 100 - AgentApi.MAX_RAFT_LAG - 100;
     c.members.get(0).raftIndex = 100;
     Step step = plan.next(c.snapshot(), Set.of("etcd-1"));
     assertThat(step).isInstanceOf(Wait.class);

@@ -82,7 +82,7 @@ public final class FakeCluster {
       Member m = members.get(i);
       observations.add(m == null
           ? new MemberObservation(i, names.member(i), Optional.empty(), Optional.empty(),
-              Optional.empty(), Optional.empty())
+              Optional.empty())
           : observe(names, i, m, volumeRevision, membership));
     }
     return new ClusterSnapshot(etcd, observations, Optional.empty(), Optional.empty(),
@@ -104,7 +104,7 @@ public final class FakeCluster {
         ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
             membership))
         : Optional.empty();
-    return new MemberObservation(i, names.member(i), pod, pvc, agent, Optional.empty(),
+    return new MemberObservation(i, names.member(i), pod, pvc, agent,
         Optional.ofNullable(m.restoring));
   }
 

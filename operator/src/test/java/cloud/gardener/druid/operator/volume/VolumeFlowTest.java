@@ -3,7 +3,7 @@ package cloud.gardener.druid.operator.volume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Annotations;
-import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
+import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.v1alpha1.HibernationSpec;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class VolumeFlowTest {
 
-  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(RaftIndexHealth.DEFAULT_MAX_LAG));
+  final MemberRollout rollout = new MemberRollout(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG));
 
   @Test
   void nothingHappensBeforeConfirmationNorWithAConfirmationOfAnOlderGeneration() {
@@ -178,7 +178,7 @@ class VolumeFlowTest {
     sim.cluster.members.get(2).podExists = false;
     sim.cluster.members.get(0).ready = false;
     sim.task = Optional.of(new VolumeTask("t1", VolumeTask.Kind.RECOVER_FROM_QUORUM_LOSS,
-        Optional.empty(), Optional.of(Source.AUTO), "2026-01-01T00:00:00Z"));
+        Optional.empty()));
     RolloutAction first = sim.next();
     assertThat(first).isInstanceOf(RecordVolumeOperation.class);
     sim.apply(first);

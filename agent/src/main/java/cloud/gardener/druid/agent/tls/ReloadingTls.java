@@ -1,6 +1,7 @@
-package cloud.gardener.druid.agent.util;
+package cloud.gardener.druid.agent.tls;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.tls.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Files;

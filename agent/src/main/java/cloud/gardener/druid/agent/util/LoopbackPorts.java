@@ -5,9 +5,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** A port nobody listens on right now, on a loopback address. */
-public final class FreePorts {
+public final class LoopbackPorts {
 
-  private FreePorts() {
+  private LoopbackPorts() {
   }
 
   public static int on(String loopbackHost) throws IOException {

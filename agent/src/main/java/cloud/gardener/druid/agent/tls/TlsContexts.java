@@ -1,6 +1,6 @@
-package cloud.gardener.druid.agent.util;
+package cloud.gardener.druid.agent.tls;
 
-import cloud.gardener.druid.agent.config.TlsFiles;
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import cloud.gardener.druid.api.tls.PemKeys;
 import java.io.IOException;
 import java.nio.file.Files;

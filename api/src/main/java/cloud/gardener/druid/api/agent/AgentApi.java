@@ -1,8 +1,9 @@
-package cloud.gardener.druid.api;
+package cloud.gardener.druid.api.agent;
 
 /**
- * Paths of the member agent's HTTP API, shared by the agent (server) and the operator
- * (client). The first group follows etcd-backup-restore; the member group is ours.
+ * Paths and query parameters of the member agent's HTTP API, shared by the agent (server)
+ * and the operator (client); the bodies are the records of this package. The first group
+ * follows etcd-backup-restore; the member group is ours.
  */
 public final class AgentApi {
 
@@ -13,15 +14,11 @@ public final class AgentApi {
   public static final String SNAPSHOT_FULL = "/snapshot/full";
   public static final String SNAPSHOT_DELTA = "/snapshot/delta";
   public static final String SNAPSHOT_LATEST = "/snapshot/latest";
-  /**
-   * GET: the snapshot being written, or the last one: {@code {"kind": "full"|"delta",
-   * "bytesDone", "bytesTotal" (an estimate, 0 when unknown), "startedAt", "running"}}; 404
-   * before the first.
-   */
+  /** GET: the snapshot being written, or the last one ({@link SnapshotProgress}); 404 before it. */
   public static final String SNAPSHOT_PROGRESS = "/snapshot/progress";
   public static final String CONFIG = "/config";
   public static final String METRICS = "/metrics";
-  /** GET: this member's view (id, role, revision, raft index, cluster id, learners). */
+  /** GET: this member's view ({@link MemberReport}); 503 while etcd does not run. */
   public static final String MEMBER_STATUS = "/member/status";
   /** POST ?to=memberIdHex: move etcd leadership from this member (the leader) to another. */
   public static final String MEMBER_MOVE_LEADER = "/member/move-leader";
@@ -31,6 +28,21 @@ public final class AgentApi {
   public static final String MEMBER_REMOVE = "/member/remove";
   /** POST: defragment this member. */
   public static final String DEFRAGMENT = "/defragment";
+
+  /** Query parameter: the member (hex id) that leadership moves to. */
+  public static final String PARAM_TO = "to";
+  /** Query parameter: the member (hex id) promoted or removed. */
+  public static final String PARAM_ID = "id";
+  /** Query parameter of a full snapshot: "true" for the final one before hibernation. */
+  public static final String PARAM_FINAL = "final";
+  /** Query parameter of the initialisation start: how the data directory is validated. */
+  public static final String PARAM_MODE = "mode";
+
+  /**
+   * How far a follower's raft index may lag behind the leader's and still count as in sync:
+   * the operator's limit before it rolls a member, the agent's before it defragments one.
+   */
+  public static final long MAX_RAFT_LAG = 1_000;
 
   /**
    * The common name of the operator's client certificate, the only caller the agent accepts

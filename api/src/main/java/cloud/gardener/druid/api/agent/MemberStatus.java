@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.etcd;
+package cloud.gardener.druid.api.agent;
 
 /**
  * One member's view of itself, as the agent's {@code /member/status} reports it. Ids are

@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.snapshot;
+package cloud.gardener.druid.agent.config;
 
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 

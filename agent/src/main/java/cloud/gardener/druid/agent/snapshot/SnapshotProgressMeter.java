@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.api.agent.SnapshotProgress;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,11 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * estimated total (the database size for a full snapshot, the buffered events for a delta).
  * Written by the snapshot thread, read by the agent API at any time.
  */
-public final class SnapshotProgress {
+public final class SnapshotProgressMeter {
 
   /** A snapshot's kind as the agent API names it. */
   public enum Kind {
-    FULL("full"), DELTA("delta");
+    FULL(SnapshotProgress.FULL), DELTA(SnapshotProgress.DELTA);
 
     private final String label;
 
@@ -43,7 +44,7 @@ public final class SnapshotProgress {
   private volatile Run run;
   private volatile boolean running;
 
-  public SnapshotProgress(Clock clock) {
+  public SnapshotProgressMeter(Clock clock) {
     this.clock = clock;
   }
 

@@ -2,8 +2,8 @@ package cloud.gardener.druid.agent.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.agent.snapshot.SnapshotProgress.Kind;
-import cloud.gardener.druid.agent.snapshot.SnapshotProgress.View;
+import cloud.gardener.druid.agent.snapshot.SnapshotProgressMeter.Kind;
+import cloud.gardener.druid.agent.snapshot.SnapshotProgressMeter.View;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.time.Clock;
@@ -11,11 +11,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
-class SnapshotProgressTest {
+class SnapshotProgressMeterTest {
 
   private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
-  private final SnapshotProgress progress =
-      new SnapshotProgress(Clock.fixed(T0, ZoneOffset.UTC));
+  private final SnapshotProgressMeter progress =
+      new SnapshotProgressMeter(Clock.fixed(T0, ZoneOffset.UTC));
 
   @Test
   void nothingIsReportedBeforeTheFirstSnapshot() {

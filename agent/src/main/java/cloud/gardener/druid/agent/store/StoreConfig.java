@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.config;
+package cloud.gardener.druid.agent.store;
 
 import cloud.gardener.druid.api.types.StorePrefix;
 import java.net.URI;

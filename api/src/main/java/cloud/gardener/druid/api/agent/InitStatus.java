@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent;
+package cloud.gardener.druid.api.agent;
 
 /** The state of initialisation, as {@code /initialization/status} reports it (upstream words). */
 public enum InitStatus {

@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.config;
+package cloud.gardener.druid.agent.tls;
 
 import java.nio.file.Path;
 

@@ -1,0 +1,21 @@
+package cloud.gardener.druid.agent.http;
+
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import java.util.Map;
+import java.util.Optional;
+
+/** This member's etcd, as the agent API probes and reaches it. */
+public interface EtcdMember {
+
+  /** etcd answers a status request. */
+  boolean etcdHealthy();
+
+  /** etcd answers and is a voting member (a learner answers but refuses client requests). */
+  boolean etcdServesClients();
+
+  /** The client of this member's etcd, empty while etcd does not run. */
+  Optional<MemberClient> client();
+
+  /** The configuration etcd was started with. */
+  Map<String, String> etcdConfig();
+}

@@ -1,0 +1,16 @@
+package cloud.gardener.druid.api.agent;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.List;
+
+/**
+ * The answer of {@link AgentApi#MEMBER_STATUS}: the member's name, its initialisation
+ * ({@link InitStatus}'s words, and why it failed), its restore while one runs or the last one
+ * (null before any), and once etcd runs, etcd's view of this member and the membership (null
+ * when this member cannot list it: a learner may not).
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record MemberReport(
+    String name, String initialization, String initializationError, RestoreReport restore,
+    MemberStatus etcd, List<Membership> members) {
+}

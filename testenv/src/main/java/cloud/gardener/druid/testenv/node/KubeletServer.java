@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The part of the kubelet API the API server proxies {@code pods/log} to:
  * {@code GET /containerLogs/<namespace>/<pod>/<container>}, over HTTPS on the node's loopback
- * address, for clients with the API server's kubelet client certificate only.
+ * address, for clients with the API server's kubelet client certificate only. exec, attach,
+ * port-forward and run need a streaming upgrade (SPDY or WebSocket) that the JDK's server
+ * cannot make: they are answered 501.
  */
 final class KubeletServer implements AutoCloseable {
 
@@ -57,6 +60,14 @@ final class KubeletServer implements AutoCloseable {
       KubeletServer kubelet = new KubeletServer(server, logs);
       server.setExecutor(kubelet.threads);
       server.createContext("/containerLogs/", kubelet::containerLogs);
+      for (String streaming : List.of("/exec/", "/attach/", "/portForward/", "/run/")) {
+        server.createContext(streaming, KubeletServer::notServed);
+      }
+      server.createContext("/", exchange -> {
+        try (exchange) {
+          reply(exchange, 404, "404 page not found");
+        }
+      });
       server.start();
       return kubelet;
     } catch (IOException e) {
@@ -108,6 +119,14 @@ final class KubeletServer implements AutoCloseable {
     exchange.sendResponseHeaders(200, 0); // chunked: a follower's lines come as they are written
     try (OutputStream body = exchange.getResponseBody()) {
       new LogStream(log.get(), query, body).serve(file.get());
+    }
+  }
+
+  /** kubectl shows this after "unable to upgrade connection:". */
+  private static void notServed(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      reply(exchange, 501, "the node simulator's kubelet API serves container logs only, not "
+          + exchange.getRequestURI().getPath().split("/")[1]);
     }
   }
 

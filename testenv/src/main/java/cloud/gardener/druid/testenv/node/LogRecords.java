@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,7 +25,12 @@ final class LogRecords {
       }
       boolean complete = line.charAt(second + 1) == 'F';
       String text = line.length() > second + 3 ? line.substring(second + 3) : "";
-      return new Entry(Instant.parse(line.substring(0, first)), complete ? text + "\n" : text);
+      try {
+        return new Entry(Instant.parse(line.substring(0, first)),
+            complete ? text + "\n" : text);
+      } catch (DateTimeParseException e) {
+        return null;
+      }
     }
 
     byte[] render(boolean timestamps) {

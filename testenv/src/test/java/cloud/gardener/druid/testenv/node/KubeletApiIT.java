@@ -110,6 +110,22 @@ class KubeletApiIT {
         "logs/kube-apiserver.log"))).doesNotContain("lookup " + cluster.simulator().nodeName());
   }
 
+  @Test
+  void execIsRefusedWithTheReasonInsteadOfHanging(LocalCluster cluster, TestNamespace ns,
+      KubernetesClient client) throws Exception {
+    client.pods().resource(TestPods.shell("idle", "exec sleep 600").build()).create();
+    TestPods.awaitReady(client, "idle");
+
+    Process kubectl = new ProcessBuilder("kubectl", "--kubeconfig",
+        cluster.kubeconfig().toString(), "-n", ns.name(), "exec", "idle", "--", "true")
+        .redirectErrorStream(true).start();
+    String output = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(kubectl.waitFor(TestPods.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(kubectl.exitValue()).isNotZero();
+    assertThat(output).contains("serves container logs only, not exec");
+  }
+
   private static int restarts(Pod p) {
     return p.getStatus() == null || p.getStatus().getContainerStatuses() == null
         || p.getStatus().getContainerStatuses().isEmpty() ? 0

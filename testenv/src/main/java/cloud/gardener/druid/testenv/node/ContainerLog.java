@@ -67,7 +67,7 @@ final class ContainerLog {
     return Optional.ofNullable(current);
   }
 
-  /** The previous run's (current) file, if the container ran before. */
+  /** The previous run's file (its last after rotations), if the container ran before. */
   Optional<Path> previous() {
     return Optional.ofNullable(previous);
   }
@@ -159,7 +159,9 @@ final class ContainerLog {
     } catch (IOException e) {
       LOG.warn("log of {} ended: {}", dir, e.toString());
     } finally {
-      writing = false;
+      if (pump == Thread.currentThread()) { // not a previous run's reader ending late
+        writing = false;
+      }
     }
   }
 

@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 /**
  * The container logs of a node, as the kubelet finds them: by namespace, pod name and
  * container, the pod of that name that ran here last. Files live in
- * {@code <logs>/pods/<ns>_<pod>_<uid>/<container>/} (the layout of {@code /var/log/pods}) and
- * are removed with the pod.
+ * {@code <podLogs>/<ns>_<pod>_<uid>/<container>/} (the layout of {@code /var/log/pods}) and
+ * are removed with the pod; not below {@code logs/}, whose flat files tests read while pods
+ * come and go. Each line also goes to {@code <logs>/<ns>_<pod>_<container>.log}.
  */
 final class ContainerLogs {
 
@@ -24,12 +25,14 @@ final class ContainerLogs {
   static final int DEFAULT_MAX_FILES = 5;
 
   private final Path logsDir;
+  private final Path podLogsDir;
   private final long maxBytes;
   private final int maxFiles;
   private final Map<String, ContainerLog> byName = new ConcurrentHashMap<>();
 
-  ContainerLogs(Path logsDir, long maxBytes, int maxFiles) {
+  ContainerLogs(Path logsDir, Path podLogsDir, long maxBytes, int maxFiles) {
     this.logsDir = logsDir;
+    this.podLogsDir = podLogsDir;
     this.maxBytes = maxBytes;
     this.maxFiles = maxFiles;
   }
@@ -60,7 +63,7 @@ final class ContainerLogs {
   }
 
   private Path podDir(String ns, String name, String uid) {
-    return logsDir.resolve("pods").resolve(ns + "_" + name + "_" + uid);
+    return podLogsDir.resolve(ns + "_" + name + "_" + uid);
   }
 
   private static String key(String namespace, String pod, String container) {

@@ -69,6 +69,7 @@ public final class NodeSimulator implements AutoCloseable {
     this.context = new NodeContext(client, config.nodeName(), config.workDir().toAbsolutePath(),
         config.apiServerPort(), config.runtimes(), addresses, ledger, () -> dnsDirty.set(true),
         new ContainerLogs(config.workDir().toAbsolutePath().resolve("logs"),
+            config.workDir().toAbsolutePath().resolve("pod-logs"),
             ContainerLogs.DEFAULT_MAX_BYTES, ContainerLogs.DEFAULT_MAX_FILES));
   }
 

@@ -60,7 +60,7 @@ public final class Druid implements Runnable {
 
   public static void main(String[] args) {
     LogFormat.configureFrom(args);
-    System.exit(commandLine(args).execute(args));
+    System.exit(Terminal.execute(commandLine(args), args));
   }
 
   /** The whole command line, every subcommand: for tests and for what reads the tree. */

@@ -18,7 +18,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     if (System.getenv("DRUID_DEBUG") != null) {
       e.printStackTrace(cmd.getErr());
     }
+    cmd.getOut().flush(); // what the command printed before it failed comes first
     cmd.getErr().println("druid " + cmd.getCommandName() + ": " + describe(e));
+    cmd.getErr().flush();
     return e instanceof UserError ue ? ue.exitCode() : EXIT_FAILED;
   }
 

@@ -38,7 +38,7 @@ final class EtcdListReport {
       row.add(age(etcd.getMetadata().getCreationTimestamp(), now));
       if (wide) {
         row.add(String.valueOf(etcd.getMetadata().getGeneration()));
-        row.add(String.valueOf(s.getObservedGeneration()));
+        row.add(s.getObservedGeneration() == null ? "-" : s.getObservedGeneration().toString());
         row.add(s.getLastOperation() == null ? "-" : s.getLastOperation().getType() + "/"
             + s.getLastOperation().getState());
         row.add(s.getVolumeOperation() == null || s.getVolumeOperation().isFinished() ? "-"

@@ -37,7 +37,7 @@ final class EtcdStatusReport {
     out.append("Etcd ").append(etcd.getMetadata().getNamespace()).append('/')
         .append(etcd.getMetadata().getName()).append("  generation ")
         .append(etcd.getMetadata().getGeneration()).append(", observed ")
-        .append(s.getObservedGeneration()).append(", replicas ")
+        .append(text(s.getObservedGeneration())).append(", replicas ")
         .append(etcd.getSpec().getReplicas()).append('\n');
     List<String> pending = RolloutCompletion.pendingReasons(etcd);
     out.append("Rollout: ").append(pending.isEmpty() ? "complete" : "in progress - "

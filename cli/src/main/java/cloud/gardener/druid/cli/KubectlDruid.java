@@ -30,7 +30,7 @@ public final class KubectlDruid {
       return;
     }
     LogFormat.configureFrom(args);
-    System.exit(commandLine().execute(args));
+    System.exit(Terminal.execute(commandLine(), args));
   }
 
   /** The configured command line, also used by tests. */

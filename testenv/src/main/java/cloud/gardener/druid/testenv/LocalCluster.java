@@ -80,7 +80,8 @@ public final class LocalCluster implements AutoCloseable {
           options.druidImage(), new ShellImage()));
       NodeSimulator simulator = NodeSimulator.start(client, new NodeSimulatorConfig(
           NodeSimulatorConfig.DEFAULT_NODE_NAME, workDir, controlPlane.apiServerPort(), runtimes,
-          HostsFile.system("run-" + ProcessHandle.current().pid())), ledger);
+          HostsFile.system("run-" + ProcessHandle.current().pid()),
+          controlPlane.kubeletCredentials()), ledger);
       return new LocalCluster(workDir, ledger, audit, controlPlane, client, simulator);
     } catch (RuntimeException e) {
       if (client != null) {

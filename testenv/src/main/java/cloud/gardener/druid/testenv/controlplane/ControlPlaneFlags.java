@@ -63,6 +63,11 @@ final class ControlPlaneFlags {
         "--service-account-signing-key-file=" + credentials.serviceAccountKey(),
         "--service-cluster-ip-range=" + SERVICE_CLUSTER_IP_RANGE,
         "--enable-aggregator-routing=true",
+        // the node's Hostname address would be looked up in the machine's resolver
+        "--kubelet-preferred-address-types=InternalIP",
+        "--kubelet-certificate-authority=" + credentials.kubelet().servingCert(),
+        "--kubelet-client-certificate=" + credentials.kubelet().clientCert(),
+        "--kubelet-client-key=" + credentials.kubelet().clientKey(),
         // the kubernetes Service's endpoint would be 127.0.0.1, which the API server rejects
         "--endpoint-reconciler-type=none",
         "--allow-privileged=true",

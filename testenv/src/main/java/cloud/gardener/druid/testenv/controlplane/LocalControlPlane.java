@@ -136,6 +136,11 @@ public final class LocalControlPlane implements AutoCloseable {
     return credentials.servingCert();
   }
 
+  /** What the node's kubelet API serves with and whom it trusts. */
+  public Credentials.Kubelet kubeletCredentials() {
+    return credentials.kubelet();
+  }
+
   public String adminToken() {
     return credentials.adminToken();
   }

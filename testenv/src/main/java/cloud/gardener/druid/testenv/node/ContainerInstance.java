@@ -20,12 +20,14 @@ import java.util.Map;
 final class ContainerInstance {
 
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+  /** Bounds the wait for a stopped container's last lines; its whole group is dead by then. */
+  private static final Duration LOG_DRAIN = Duration.ofSeconds(5);
 
   private final String podKey;
   private final Container spec;
   private final List<String> argv;
   private final Probes.ExecContext exec;
-  private final Path log;
+  private final ContainerLog log;
   private final ProcessLedger ledger;
   private final Runnable release;
   private ManagedProcess process;
@@ -40,13 +42,13 @@ final class ContainerInstance {
   private String waitingReason = "ContainerCreating";
 
   ContainerInstance(String podKey, Container spec, List<String> argv, Probes.ExecContext exec,
-      Path log, ProcessLedger ledger) {
+      ContainerLog log, ProcessLedger ledger) {
     this(podKey, spec, argv, exec, log, ledger, () -> { });
   }
 
   /** {@code release} frees what a container runtime keeps after the process ended (runc state). */
   ContainerInstance(String podKey, Container spec, List<String> argv, Probes.ExecContext exec,
-      Path log, ProcessLedger ledger, Runnable release) {
+      ContainerLog log, ProcessLedger ledger, Runnable release) {
     this.release = release;
     this.podKey = podKey;
     this.spec = spec;
@@ -66,8 +68,14 @@ final class ContainerInstance {
 
   void start() {
     release.run(); // a previous run's leftovers
-    process = ManagedProcess.start(podKey + "/" + name(), argv, exec.env(), exec.workingDir(),
-        log, ledger);
+    Path output = log.startRun(restartCount, "log-" + podKey + "/" + name());
+    try {
+      process = ManagedProcess.start(podKey + "/" + name(), argv, exec.env(),
+          exec.workingDir(), output, ledger);
+    } catch (RuntimeException e) {
+      log.abandonRun(output);
+      throw e;
+    }
     startedAt = Instant.now();
     terminated = null;
     restartAt = null;
@@ -88,6 +96,7 @@ final class ContainerInstance {
     }
     int code = process.exitCode().orElse(-1);
     process.stop(Duration.ZERO); // reap anything the process left behind in its group
+    log.awaitWritten(LOG_DRAIN);
     release.run();
     terminated = terminatedState(code);
     return true;
@@ -121,6 +130,7 @@ final class ContainerInstance {
   void stop(Duration grace) {
     if (process != null) {
       int code = process.stop(grace);
+      log.awaitWritten(LOG_DRAIN);
       release.run();
       if (terminated == null) {
         terminated = terminatedState(code);

@@ -9,7 +9,7 @@ import java.util.Optional;
 /** What every pod worker of a node simulator shares. */
 record NodeContext(KubernetesClient client, String nodeName, Path workDir, int apiServerPort,
     List<ImageRuntime> runtimes, PodAddresses addresses, ProcessLedger ledger,
-    Runnable onPodChange) {
+    Runnable onPodChange, ContainerLogs logs) {
 
   Optional<ImageRuntime> runtimeFor(String image) {
     return runtimes.stream().filter(r -> r.handles(image)).findFirst();

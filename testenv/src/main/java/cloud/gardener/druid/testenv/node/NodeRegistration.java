@@ -26,21 +26,26 @@ final class NodeRegistration implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(NodeRegistration.class);
 
+  /** The node's address: its InternalIP, where the kubelet API listens. */
+  static final String ADDRESS = "127.0.0.1";
+
   private final KubernetesClient client;
   private final String nodeName;
+  private final int kubeletPort;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "node-heartbeat");
     t.setDaemon(true);
     return t;
   });
 
-  private NodeRegistration(KubernetesClient client, String nodeName) {
+  private NodeRegistration(KubernetesClient client, String nodeName, int kubeletPort) {
     this.client = client;
     this.nodeName = nodeName;
+    this.kubeletPort = kubeletPort;
   }
 
-  static NodeRegistration start(KubernetesClient client, String nodeName) {
-    NodeRegistration registration = new NodeRegistration(client, nodeName);
+  static NodeRegistration start(KubernetesClient client, String nodeName, int kubeletPort) {
+    NodeRegistration registration = new NodeRegistration(client, nodeName, kubeletPort);
     registration.register();
     registration.timer.scheduleWithFixedDelay(registration::renewLease, 0, 10, TimeUnit.SECONDS);
     registration.timer.scheduleWithFixedDelay(registration::reportStatus, 30, 30, TimeUnit.SECONDS);
@@ -64,9 +69,11 @@ final class NodeRegistration implements AutoCloseable {
       n.getStatus().setCapacity(capacity);
       n.getStatus().setAllocatable(capacity);
       n.getStatus().setAddresses(List.of(
-          new io.fabric8.kubernetes.api.model.NodeAddress("127.0.0.1", "InternalIP"),
+          new io.fabric8.kubernetes.api.model.NodeAddress(ADDRESS, "InternalIP"),
           new io.fabric8.kubernetes.api.model.NodeAddress(nodeName, "Hostname")));
       n.getStatus().setConditions(conditions());
+      n.getStatus().setDaemonEndpoints(new io.fabric8.kubernetes.api.model.NodeDaemonEndpointsBuilder()
+          .withNewKubeletEndpoint().withPort(kubeletPort).endKubeletEndpoint().build());
       n.getStatus().setNodeInfo(new io.fabric8.kubernetes.api.model.NodeSystemInfoBuilder()
           .withKubeletVersion("v1.36.3-druid-local").withOperatingSystem("linux")
           .withArchitecture("amd64").withContainerRuntimeVersion("druid-local://1")

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Plays scheduler, kubelet, cluster DNS and storage provisioner for one simulated Node: binds
  * pending pods of the default scheduler to it, runs their containers as local processes on a
- * loopback address per pod (see {@link PodWorker}), publishes pod and service names (see
- * {@link PodDns}) and provisions volumes (see {@link HostPathProvisioner}).
+ * loopback address per pod (see {@link PodWorker}), keeps their logs and serves them on the
+ * kubelet API (see {@link ContainerLogs}, {@link KubeletServer}), publishes pod and service
+ * names (see {@link PodDns}) and provisions volumes (see {@link HostPathProvisioner}).
  */
 public final class NodeSimulator implements AutoCloseable {
 
@@ -56,6 +57,7 @@ public final class NodeSimulator implements AutoCloseable {
   private final AtomicBoolean hostsWarned = new AtomicBoolean();
   private volatile List<String> publishedHosts = List.of();
   private NodeRegistration registration;
+  private KubeletServer kubelet;
   private HostPathProvisioner provisioner;
   private SharedIndexInformer<Pod> pods;
   private SharedIndexInformer<Service> services;
@@ -65,7 +67,10 @@ public final class NodeSimulator implements AutoCloseable {
     this.config = config;
     this.addresses = PodAddresses.claim();
     this.context = new NodeContext(client, config.nodeName(), config.workDir().toAbsolutePath(),
-        config.apiServerPort(), config.runtimes(), addresses, ledger, () -> dnsDirty.set(true));
+        config.apiServerPort(), config.runtimes(), addresses, ledger, () -> dnsDirty.set(true),
+        new ContainerLogs(config.workDir().toAbsolutePath().resolve("logs"),
+            config.workDir().toAbsolutePath().resolve("pod-logs"),
+            ContainerLogs.DEFAULT_MAX_BYTES, ContainerLogs.DEFAULT_MAX_FILES));
   }
 
   /** Registers the node and starts serving pods; pod processes are recorded in {@code ledger}. */
@@ -83,7 +88,8 @@ public final class NodeSimulator implements AutoCloseable {
 
   private void startServing() {
     provisioner = new HostPathProvisioner(client, context.workDir().resolve("volumes")).start();
-    registration = NodeRegistration.start(client, config.nodeName());
+    kubelet = KubeletServer.start(NodeRegistration.ADDRESS, config.kubelet(), context.logs());
+    registration = NodeRegistration.start(client, config.nodeName(), kubelet.port());
     services = client.services().inAnyNamespace().inform(dnsTrigger(), 60_000);
     pods = client.pods().inAnyNamespace().inform(podHandler(), 60_000);
     dnsThread.scheduleWithFixedDelay(this::publishDnsIfDirty, 0, 100, TimeUnit.MILLISECONDS);
@@ -107,6 +113,7 @@ public final class NodeSimulator implements AutoCloseable {
         if (worker != null) {
           worker.update(null);
         }
+        context.logs().remove(pod);
         dnsDirty.set(true);
       }
     };
@@ -228,7 +235,10 @@ public final class NodeSimulator implements AutoCloseable {
         .findFirst();
   }
 
-  /** Where the output of a container goes: {@code <workDir>/logs/<ns>_<pod>_<container>.log}. */
+  /**
+   * Every line a container of that name printed, across restarts and pods of that name:
+   * {@code <workDir>/logs/<ns>_<pod>_<container>.log} (the kubelet API serves the per-run files).
+   */
   public Path containerLog(String namespace, String pod, String container) {
     return context.logsDir().resolve(namespace + "_" + pod + "_" + container + ".log");
   }
@@ -257,6 +267,9 @@ public final class NodeSimulator implements AutoCloseable {
     }
     if (registration != null) {
       registration.close();
+    }
+    if (kubelet != null) {
+      kubelet.close();
     }
     if (provisioner != null) {
       provisioner.close();

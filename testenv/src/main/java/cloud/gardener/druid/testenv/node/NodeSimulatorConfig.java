@@ -1,5 +1,6 @@
 package cloud.gardener.druid.testenv.node;
 
+import cloud.gardener.druid.testenv.controlplane.Credentials;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -11,9 +12,10 @@ import java.util.List;
  * @param apiServerPort the local API server's port on 127.0.0.1, given to pods
  * @param runtimes      image → command line mappings, first match wins
  * @param hosts         where pod and service names are published for resolution
+ * @param kubelet       what the kubelet API serves with and whom it trusts
  */
 public record NodeSimulatorConfig(String nodeName, Path workDir, int apiServerPort,
-    List<ImageRuntime> runtimes, HostsFile hosts) {
+    List<ImageRuntime> runtimes, HostsFile hosts, Credentials.Kubelet kubelet) {
 
   public static final String DEFAULT_NODE_NAME = "druid-local-node";
 }

@@ -212,9 +212,8 @@ final class PodContainers {
       checked.put(where + " args", String.join(" ", args));
     }
 
-    private Path log(Container c) {
-      return node.logsDir().resolve(pod.getMetadata().getNamespace() + "_"
-          + pod.getMetadata().getName() + "_" + c.getName() + ".log");
+    private ContainerLog log(Container c) {
+      return node.logs().open(pod, c.getName());
     }
 
     private static List<String> expand(List<String> values, Map<String, String> env) {

@@ -1,0 +1,207 @@
+package cloud.gardener.druid.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.operator.CrdInstaller;
+import cloud.gardener.druid.operator.model.LocalStore;
+import cloud.gardener.druid.operator.model.LocalStoreLayout;
+import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.junit.LocalKubernetes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every {@code ctl} command run as a person runs it, a process of the built jar or of the
+ * installed {@code kubectl druid} plugin, against the local control plane and the node
+ * simulator (member pods whose logs the kubelet API serves); the test writes the Etcds'
+ * statuses itself, as the operator would. The examples of docs/cli.md are its golden text.
+ */
+@LocalKubernetes
+class CtlProcessIT {
+
+  static final String ETCD = "etcd-main";
+  static DruidProcess druid;
+  static List<String[]> shownAs;
+
+  @BeforeAll
+  static void setUp(LocalCluster cluster, TestNamespace ns, KubernetesClient client,
+      @TempDir Path dir) throws Exception {
+    try (KubernetesClient admin = cluster.newClient(null)) {
+      CrdInstaller.install(admin, "druid-cli-tests");
+    }
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, Files.readString(cluster.kubeconfig())
+        .replace("namespace: default", "namespace: " + ns.name()));
+    druid = DruidProcess.install(dir, kubeconfig);
+    // the docs show the namespace of 'druid local up' and its store root, relative to the shell
+    shownAs = List.of(new String[] {dir.toString() + "/", ""},
+        new String[] {ns.name(), "default"});
+    Etcd main = CtlCommandsIT.create(client, ETCD, Map.of("app", "demo"));
+    CtlCommandsIT.writeStatus(client, ETCD, ready(main));
+    CtlCommandsIT.create(client, "etcd-events", Map.of("app", "demo"));
+    snapshots(dir, main, ns.name());
+    memberPods(client);
+  }
+
+  private static EtcdStatus ready(Etcd etcd) {
+    EtcdStatus s = CtlCommandsIT.status(1, "True", "Succeeded");
+    List<EtcdMemberStatus> members = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      EtcdMemberStatus m = new EtcdMemberStatus();
+      m.setName(ETCD + "-" + i);
+      m.setId(List.of("8e9e05c52164694d", "2f9f4a2e1c0d7b31", "b6a1c4d3e2f10a97").get(i));
+      m.setRole(i == 1 ? "Leader" : "Member");
+      m.setStatus("Ready");
+      m.setMemberRevision("42");
+      m.setVolumeRevision("1");
+      m.setUpdated(true);
+      members.add(m);
+    }
+    s.setMembers(members);
+    s.setReplicas(3);
+    s.setReadyReplicas(3);
+    s.setCurrentReplicas(3);
+    s.setReady(true);
+    return s;
+  }
+
+  private static void snapshots(Path dir, Etcd etcd, String namespace) throws Exception {
+    var store = etcd.getSpec().getBackup().getStore();
+    Path v2 = Files.createDirectories(Path.of(LocalStore.hostPath(
+        dir.resolve(".druid-local/stores").toString(), LocalStoreLayout.PER_NAMESPACE, namespace,
+        store)).resolve(store.getPrefix()).resolve("v2"));
+    Files.write(v2.resolve("Full-00000000-00000040-1764547200.gz"), new byte[18_432]);
+    Files.write(v2.resolve("Incr-00000041-00000042-1764547260.gz"), new byte[612]);
+  }
+
+  /** The members' pods: each prints two JSON lines as etcd does, then waits. */
+  private static void memberPods(KubernetesClient client) {
+    for (int i = 0; i < 3; i++) {
+      String name = ETCD + "-" + i;
+      MemberPods.start(client, name, "echo '{\"level\":\"info\",\"msg\":\"serving client"
+          + " traffic\",\"member\":\"" + name + "\"}'; echo '{\"level\":\"info\",\"msg\":"
+          + "\"ready to serve\",\"member\":\"" + name + "\"}'; exec sleep 600",
+          "ready to serve");
+    }
+  }
+
+  @Test
+  void everyExampleInTheDocsPrintsWhatTheDocsShow() throws Exception {
+    List<String> wrong = new ArrayList<>();
+    List<Long> millis = new ArrayList<>();
+    StringBuilder actual = new StringBuilder();
+    List<DocExamples.Example> examples = DocExamples.of(
+        DocsCommandsTest.repoRoot().resolve("docs/cli.md"));
+    for (DocExamples.Example e : examples) {
+      DruidProcess.Result r = druid.shell(e.words());
+      millis.add(r.took().toMillis());
+      actual.append("```bash\n").append(e.line()).append(r.code() == 0 ? "" : "   # exit "
+          + r.code()).append("\n```\n\n```text\n").append(r.terminal()).append("```\n\n");
+      if (r.code() != e.exit() || !GoldenText.words(r.terminal(), shownAs)
+          .equals(GoldenText.words(e.output(), List.of()))) {
+        wrong.add(e.line() + " exited " + r.code() + ":\n" + r.terminal());
+      }
+    }
+    Files.writeString(Path.of("target/cli-examples.actual.md"), actual.toString());
+    millis.sort(null);
+    System.out.printf("CtlProcessIT: %d examples, each a process: median %d ms, max %d ms%n",
+        millis.size(), millis.get(millis.size() / 2), millis.get(millis.size() - 1));
+    assertThat(wrong).as("see target/cli-examples.actual.md").isEmpty();
+    assertThat(examples).hasSizeGreaterThan(15);
+  }
+
+  @Test
+  void objectOutputFormatsReachTheTerminalAsParseableDocuments() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    DruidProcess.Result one = druid.kubectlDruid("status", ETCD, "-o", "json");
+    assertThat(one.code()).as(one.err()).isZero();
+    assertThat(json.readTree(one.out()).at("/status/readyReplicas").asInt()).isEqualTo(3);
+    JsonNode list = yaml.readTree(druid.kubectlDruid("status", "-o", "yaml").out());
+    assertThat(list.at("/kind").asText()).isEqualTo("List");
+    assertThat(list.at("/items").size()).isEqualTo(2);
+    assertThat(yaml.readTree(druid.kubectlDruid("status", ETCD, "-o", "yaml").out())
+        .at("/metadata/name").asText()).isEqualTo(ETCD);
+    assertThat(json.readTree(druid.kubectlDruid("status", "-A", "-l", "app=demo", "-o", "json")
+        .out()).at("/items").size()).isEqualTo(2);
+    String root = "--local-store-root=" + druid.workDir().resolve(".druid-local/stores");
+    assertThat(json.readTree(druid.kubectlDruid("backups", ETCD, root, "-o", "json").out())
+        .at("/items/1/endRevision").asLong()).isEqualTo(42);
+    assertThat(yaml.readTree(druid.kubectlDruid("backups", ETCD, root, "-o", "yaml").out())
+        .at("/items/0/kind").asText()).isEqualTo("Full");
+  }
+
+  @Test
+  void druidCtlPrintsWhatKubectlDruidPrints() {
+    for (List<String> args : List.of(List.of("status", "-l", "app=demo"),
+        List.of("status", ETCD, "-o", "json"), List.of("logs", ETCD, ETCD + "-2"),
+        List.of("status", "nope"))) {
+      DruidProcess.Result plugin = druid.kubectlDruid(args.toArray(String[]::new));
+      List<String> ctl = new ArrayList<>(List.of("ctl"));
+      ctl.addAll(args);
+      DruidProcess.Result direct = druid.druid(ctl.toArray(String[]::new));
+      assertThat(direct.code()).as(args.toString()).isEqualTo(plugin.code());
+      assertThat(GoldenText.words(direct.out(), List.of()))
+          .isEqualTo(GoldenText.words(plugin.out(), List.of()));
+      assertThat(direct.err()).isEqualTo(plugin.err());
+      assertThat(plugin.code() == 0 ? plugin.out() : plugin.err()).as(args.toString())
+          .isNotBlank();
+    }
+  }
+
+  @Test
+  void probePrintsTheAnswerAndExitsByItsStatus() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress(
+        InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      int status = exchange.getRequestURI().getPath().equals("/healthz") ? 200 : 503;
+      byte[] body = (status == 200 ? "ok" : "not ready").getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(status, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    try {
+      String base = "http://127.0.0.1:" + server.getAddress().getPort();
+      DruidProcess.Result ok = druid.kubectlDruid("probe", base + "/healthz");
+      assertThat(ok.code()).isZero();
+      assertThat(ok.out()).isEqualTo("200 ok\n");
+      DruidProcess.Result failed = druid.druid("ctl", "probe", base + "/readyz");
+      assertThat(failed.code()).isEqualTo(1);
+      assertThat(failed.out()).isEqualTo("503 not ready\n");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void usageAndConnectionErrorsGoToStderrWithTheirExitCodes() {
+    DruidProcess.Result usage = druid.kubectlDruid("status", "--output", "xml");
+    assertThat(usage.code()).isEqualTo(ExitCodes.USAGE);
+    assertThat(usage.out()).isEmpty();
+    assertThat(usage.err()).contains("Invalid value for option '--output'");
+
+    DruidProcess.Result unreachable = druid.kubectlDruid("status", "--kubeconfig",
+        druid.workDir().resolve("missing").toString());
+    assertThat(unreachable.code()).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(unreachable.err()).startsWith("druid status: cannot read kubeconfig");
+  }
+}

@@ -25,7 +25,7 @@ import cloud.gardener.druid.operator.metrics.OperatorMetrics;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
-import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.EtcdOpsTaskReconciler;
 import cloud.gardener.druid.operator.task.VolumeHandshake;
 import io.fabric8.kubernetes.client.KubernetesClient;

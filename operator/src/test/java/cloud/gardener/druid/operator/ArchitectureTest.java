@@ -1,41 +1,43 @@
 package cloud.gardener.druid.operator;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.library.freeze.FreezingArchRule;
 import org.junit.jupiter.api.Test;
 
-/**
- * The package rules of docs/architecture.md that hold for this module. The package cycles
- * known when the rule came (agent, observe, rollout and volume) are frozen in
- * src/test/resources/frozen-package-cycles until they are broken; any other cycle fails.
- */
+/** The package rules of docs/architecture.md that hold for this module. */
 class ArchitectureTest {
 
+  private static final String OPERATOR = "cloud.gardener.druid.operator";
   private static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("cloud.gardener.druid.operator");
+      .importPackages(OPERATOR);
 
   @Test
-  void noPackageCyclesButTheKnownOnes() {
-    FreezingArchRule.freeze(slices().matching("cloud.gardener.druid.(**)").should()
-        .beFreeOfCycles()).associateViolationLinesVia(ArchitectureTest::sameCycle).check(MAIN);
+  void noPackageCycles() {
+    slices().matching("cloud.gardener.druid.(**)").should().beFreeOfCycles().check(MAIN);
   }
 
-  /**
-   * A frozen cycle is the same cycle when it runs through the same packages: the dependencies
-   * listed under it change with every edit of its classes.
-   */
-  private static boolean sameCycle(String frozen, String found) {
-    return packagesOf(frozen).equals(packagesOf(found));
+  /** The planners decide from an observation; only the executors talk to the API server. */
+  @Test
+  void plannersArePure() {
+    noClasses().that().resideInAnyPackage(OPERATOR + ".rollout..", OPERATOR + ".volume..",
+            OPERATOR + ".action..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.fabric8.kubernetes.client..",
+            OPERATOR + ".etcd..", OPERATOR + ".task..", OPERATOR + ".status..")
+        .check(MAIN);
   }
 
-  private static String packagesOf(String cycle) {
-    int dependencies = cycle.indexOf("1. Dependencies of");
-    return (dependencies < 0 ? cycle : cycle.substring(0, dependencies)).replaceAll("\\s+", " ")
-        .strip();
+  /** An observation holds what was read; what to do about it is decided above it. */
+  @Test
+  void theObservationKnowsNoPlanner() {
+    noClasses().that().resideInAPackage(OPERATOR + ".observe..")
+        .should().dependOnClassesThat().resideInAnyPackage(OPERATOR + ".rollout..",
+            OPERATOR + ".volume..", OPERATOR + ".action..", OPERATOR + ".status..",
+            OPERATOR + ".etcd..", OPERATOR + ".task..")
+        .check(MAIN);
   }
 }

@@ -1,8 +1,8 @@
 package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.api.agent.SnapshotProgress;
-import cloud.gardener.druid.operator.observe.AgentReport;
-import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.agent.AgentReport;
+import cloud.gardener.druid.operator.agent.AgentView;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;

@@ -12,7 +12,7 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.status.EtcdStatusComputer;
 import cloud.gardener.druid.operator.status.StatusWriter;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -4,7 +4,7 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
-import cloud.gardener.druid.operator.rollout.RolloutAction.UpdateMemberMetadata;
+import cloud.gardener.druid.operator.action.RolloutAction.UpdateMemberMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

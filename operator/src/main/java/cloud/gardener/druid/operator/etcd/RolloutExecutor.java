@@ -12,7 +12,7 @@ import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,7 +1,7 @@
 package cloud.gardener.druid.operator.etcd;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction;
 
 /**
  * A test hook called with every rollout step right before it is executed and right after

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.observe;
 
+import cloud.gardener.druid.operator.agent.AgentReport;
+
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package cloud.gardener.druid.operator.observe;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
-import cloud.gardener.druid.operator.volume.VolumeView;
+import cloud.gardener.druid.operator.observe.VolumeView;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.time.Instant;
 import java.util.Comparator;

@@ -1,14 +1,16 @@
 package cloud.gardener.druid.operator.observe;
 
+import cloud.gardener.druid.operator.agent.AgentReport;
+
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.cache.ReadYourWrites;
-import cloud.gardener.druid.operator.volume.StorageClasses;
-import cloud.gardener.druid.operator.volume.VolumeTaskSource;
-import cloud.gardener.druid.operator.volume.VolumeView;
+import cloud.gardener.druid.operator.observe.StorageClassExpansion;
+import cloud.gardener.druid.operator.observe.VolumeTaskSource;
+import cloud.gardener.druid.operator.observe.VolumeView;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
@@ -163,8 +165,8 @@ public final class EtcdObserver {
     Optional<VolumeOperation> recorded = Optional.of(recordedIn)
         .map(Etcd::getStatus).map(EtcdStatus::getVolumeOperation);
     boolean expandable = caches.ready()
-        ? StorageClasses.allowsExpansion(caches, etcd.getSpec().getStorageClass())
-        : StorageClasses.allowsExpansion(client, etcd.getSpec().getStorageClass());
+        ? StorageClassExpansion.allowsExpansion(caches, etcd.getSpec().getStorageClass())
+        : StorageClassExpansion.allowsExpansion(client, etcd.getSpec().getStorageClass());
     return new VolumeView(expandable, recorded,
         caches.ready() && !caches.hasUnfinishedTask(etcd) ? Optional.empty()
             : tasks.inProgress(etcd));

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.observe;
 
+import cloud.gardener.druid.operator.agent.AgentView;
+
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.operator.model.AgentArgs;

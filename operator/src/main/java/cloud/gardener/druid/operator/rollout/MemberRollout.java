@@ -1,21 +1,25 @@
 package cloud.gardener.druid.operator.rollout;
 
+import cloud.gardener.druid.operator.observe.ClusterHealth;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RestartReason;
+
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
-import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteSurplusMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Done;
-import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
-import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.UpdateMemberMetadata;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.action.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.action.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteSurplusMember;
+import cloud.gardener.druid.operator.action.RolloutAction.Done;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.PromoteLearner;
+import cloud.gardener.druid.operator.action.RolloutAction.RemoveMember;
+import cloud.gardener.druid.operator.action.RolloutAction.RestartMember;
+import cloud.gardener.druid.operator.action.RolloutAction.UpdateMemberMetadata;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import cloud.gardener.druid.operator.volume.VolumeChanges;
 import cloud.gardener.druid.operator.volume.VolumeFlow;
 import cloud.gardener.druid.operator.model.EtcdConfigMapBuilder;

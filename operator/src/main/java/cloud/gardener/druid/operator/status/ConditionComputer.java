@@ -17,7 +17,7 @@ import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.volume.ReplacementConfirmation;
 import cloud.gardener.druid.operator.volume.VolumeChange;
 import cloud.gardener.druid.operator.volume.VolumeChanges;
-import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import java.util.ArrayList;

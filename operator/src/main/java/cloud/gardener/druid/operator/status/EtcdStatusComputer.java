@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.status;
 
+
+
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.v1alpha1.Condition;

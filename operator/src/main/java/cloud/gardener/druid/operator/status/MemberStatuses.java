@@ -2,7 +2,7 @@ package cloud.gardener.druid.operator.status;
 
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.operator.model.DesiredMembers;
-import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import java.time.Instant;

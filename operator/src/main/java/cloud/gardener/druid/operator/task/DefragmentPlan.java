@@ -1,9 +1,9 @@
 package cloud.gardener.druid.operator.task;
 
-import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.rollout.ClusterHealth;
+import cloud.gardener.druid.operator.observe.ClusterHealth;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.Set;

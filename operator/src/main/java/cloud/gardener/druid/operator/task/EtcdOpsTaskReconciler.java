@@ -9,7 +9,7 @@ import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
-import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.status.StatusWriter;
 import cloud.gardener.druid.operator.task.AgentOperation.Deadline;
 import cloud.gardener.druid.operator.task.AgentOperation.TaskFailure;

@@ -2,7 +2,7 @@ package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
-import cloud.gardener.druid.operator.volume.VolumeTask;
+import cloud.gardener.druid.operator.observe.VolumeTask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

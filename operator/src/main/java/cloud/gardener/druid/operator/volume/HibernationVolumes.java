@@ -6,7 +6,7 @@ import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_VOLUMES_DE
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation.Kind;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction;
 import java.util.Optional;
 
 /**

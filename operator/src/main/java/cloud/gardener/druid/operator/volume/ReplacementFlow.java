@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.volume;
 
+import cloud.gardener.druid.operator.observe.VolumeTask;
+
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_COMPLETED;
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_REPLACING;
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_SNAPSHOTTED;
@@ -10,18 +12,18 @@ import cloud.gardener.druid.api.v1alpha1.VolumeOperation.Kind;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.rollout.ClusterHealth;
-import cloud.gardener.druid.operator.rollout.RestartReason;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteMemberAndVolume;
-import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
-import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RecordVolumeOperation;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.TakeFullSnapshot;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.observe.ClusterHealth;
+import cloud.gardener.druid.operator.action.RestartReason;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.action.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteMemberAndVolume;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.PromoteLearner;
+import cloud.gardener.druid.operator.action.RolloutAction.RecordVolumeOperation;
+import cloud.gardener.druid.operator.action.RolloutAction.RemoveMember;
+import cloud.gardener.druid.operator.action.RolloutAction.TakeFullSnapshot;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

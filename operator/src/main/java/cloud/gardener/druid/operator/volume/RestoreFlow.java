@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.volume;
 
+import cloud.gardener.druid.operator.observe.VolumeTask;
+
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_COMPLETED;
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_REMOVING_MEMBERS;
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_RESTORING;
@@ -11,15 +13,15 @@ import cloud.gardener.druid.api.v1alpha1.VolumeOperation.Kind;
 import cloud.gardener.druid.operator.model.AgentArgs;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.rollout.RestartReason;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteMembers;
-import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RecordVolumeOperation;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.action.RestartReason;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.action.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteMembers;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.RecordVolumeOperation;
+import cloud.gardener.druid.operator.action.RolloutAction.RestartMember;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,12 +1,14 @@
 package cloud.gardener.druid.operator.volume;
 
+import cloud.gardener.druid.operator.observe.VolumeTask;
+
 import static cloud.gardener.druid.api.v1alpha1.VolumeOperation.PHASE_COMPLETED;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
-import cloud.gardener.druid.operator.rollout.ClusterHealth;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RecordVolumeOperation;
+import cloud.gardener.druid.operator.observe.ClusterHealth;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.RecordVolumeOperation;
 import java.util.Optional;
 
 /**

@@ -1,7 +1,7 @@
 package cloud.gardener.druid.operator.volume;
 
-import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.operator.rollout.RolloutAction.ExpandVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.ExpandVolumes;
 import java.util.List;
 import java.util.Optional;
 

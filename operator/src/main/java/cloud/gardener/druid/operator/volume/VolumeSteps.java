@@ -2,10 +2,10 @@ package cloud.gardener.druid.operator.volume;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RecordVolumeOperation;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.RecordVolumeOperation;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import java.util.ArrayList;
 import java.util.List;
 

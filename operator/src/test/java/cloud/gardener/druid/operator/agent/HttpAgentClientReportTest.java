@@ -2,7 +2,7 @@ package cloud.gardener.druid.operator.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cloud.gardener.druid.operator.observe.AgentReport;
+import cloud.gardener.druid.operator.agent.AgentReport;
 import org.junit.jupiter.api.Test;
 
 /** The agent's {@code /member/status} body as the operator reads it, restore included. */

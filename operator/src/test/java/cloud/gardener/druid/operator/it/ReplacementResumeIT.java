@@ -12,7 +12,7 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.etcd.StepHook;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Quantity;

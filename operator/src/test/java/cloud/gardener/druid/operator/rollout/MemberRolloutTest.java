@@ -1,17 +1,21 @@
 package cloud.gardener.druid.operator.rollout;
 
+import cloud.gardener.druid.operator.observe.RaftIndexHealth;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RestartReason;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.agent.AgentApi;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteSurplusMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Done;
-import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
-import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RestartMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.action.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.action.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteSurplusMember;
+import cloud.gardener.druid.operator.action.RolloutAction.Done;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.PromoteLearner;
+import cloud.gardener.druid.operator.action.RolloutAction.RemoveMember;
+import cloud.gardener.druid.operator.action.RolloutAction.RestartMember;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import cloud.gardener.druid.operator.testing.Etcds;
 import cloud.gardener.druid.operator.testing.FakeCluster;
 import java.util.ArrayList;

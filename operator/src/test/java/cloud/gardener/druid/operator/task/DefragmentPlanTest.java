@@ -3,7 +3,7 @@ package cloud.gardener.druid.operator.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.agent.AgentApi;
-import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
+import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.DefragmentPlan.Defragment;
 import cloud.gardener.druid.operator.task.DefragmentPlan.Done;
 import cloud.gardener.druid.operator.task.DefragmentPlan.MoveLeader;

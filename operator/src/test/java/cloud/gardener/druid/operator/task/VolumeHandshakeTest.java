@@ -11,7 +11,7 @@ import cloud.gardener.druid.api.v1alpha1.LastError;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.task.VolumeHandshake.Outcome;
-import cloud.gardener.druid.operator.volume.VolumeTask;
+import cloud.gardener.druid.operator.observe.VolumeTask;
 import cloud.gardener.druid.operator.testing.Etcds;
 import java.util.List;
 import java.util.Optional;

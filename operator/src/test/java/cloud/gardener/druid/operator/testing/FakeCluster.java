@@ -8,7 +8,7 @@ import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
-import cloud.gardener.druid.operator.observe.AgentView;
+import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;

@@ -1,5 +1,9 @@
 package cloud.gardener.druid.operator.volume;
 
+import cloud.gardener.druid.operator.observe.VolumeTask;
+
+import cloud.gardener.druid.operator.observe.VolumeView;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.Annotations;
@@ -8,21 +12,21 @@ import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.v1alpha1.HibernationSpec;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
-import cloud.gardener.druid.operator.rollout.RaftIndexHealth;
-import cloud.gardener.druid.operator.rollout.RolloutAction;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreatePods;
-import cloud.gardener.druid.operator.rollout.RolloutAction.CreateVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteMemberAndVolume;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteMembers;
-import cloud.gardener.druid.operator.rollout.RolloutAction.DeleteVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Done;
-import cloud.gardener.druid.operator.rollout.RolloutAction.ExpandVolumes;
-import cloud.gardener.druid.operator.rollout.RolloutAction.MoveLeader;
-import cloud.gardener.druid.operator.rollout.RolloutAction.PromoteLearner;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RecordVolumeOperation;
-import cloud.gardener.druid.operator.rollout.RolloutAction.RemoveMember;
-import cloud.gardener.druid.operator.rollout.RolloutAction.TakeFullSnapshot;
-import cloud.gardener.druid.operator.rollout.RolloutAction.Wait;
+import cloud.gardener.druid.operator.observe.RaftIndexHealth;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.CreatePods;
+import cloud.gardener.druid.operator.action.RolloutAction.CreateVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteMemberAndVolume;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteMembers;
+import cloud.gardener.druid.operator.action.RolloutAction.DeleteVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.Done;
+import cloud.gardener.druid.operator.action.RolloutAction.ExpandVolumes;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.PromoteLearner;
+import cloud.gardener.druid.operator.action.RolloutAction.RecordVolumeOperation;
+import cloud.gardener.druid.operator.action.RolloutAction.RemoveMember;
+import cloud.gardener.druid.operator.action.RolloutAction.TakeFullSnapshot;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import cloud.gardener.druid.operator.testing.Etcds;
 import cloud.gardener.druid.operator.testing.FakeCluster;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package cloud.gardener.druid.operator.volume;
+package cloud.gardener.druid.operator.observe;
 
 import cloud.gardener.druid.operator.cache.OwnedCaches;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
@@ -7,17 +7,17 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Optional;
 
 /** Reads whether a StorageClass (or the cluster's default class) allows volume expansion. */
-public final class StorageClasses {
+public final class StorageClassExpansion {
 
   static final String DEFAULT_CLASS = "storageclass.kubernetes.io/is-default-class";
 
-  private StorageClasses() {
+  private StorageClassExpansion() {
   }
 
   /** The same answer from the operator's StorageClass cache. */
   public static boolean allowsExpansion(OwnedCaches caches, String className) {
     Optional<StorageClass> sc = className == null
-        ? caches.all(StorageClass.class, null).stream().filter(StorageClasses::isDefault).findFirst()
+        ? caches.all(StorageClass.class, null).stream().filter(StorageClassExpansion::isDefault).findFirst()
         : caches.get(StorageClass.class, null, className);
     return sc.map(c -> Boolean.TRUE.equals(c.getAllowVolumeExpansion())).orElse(false);
   }
@@ -32,7 +32,7 @@ public final class StorageClasses {
     try {
       Optional<StorageClass> sc = className == null
           ? client.storage().v1().storageClasses().list().getItems().stream()
-              .filter(StorageClasses::isDefault).findFirst()
+              .filter(StorageClassExpansion::isDefault).findFirst()
           : Optional.ofNullable(client.storage().v1().storageClasses().withName(className).get());
       return sc.map(c -> Boolean.TRUE.equals(c.getAllowVolumeExpansion())).orElse(false);
     } catch (KubernetesClientException e) {

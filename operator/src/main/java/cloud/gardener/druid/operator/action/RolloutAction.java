@@ -1,4 +1,4 @@
-package cloud.gardener.druid.operator.rollout;
+package cloud.gardener.druid.operator.action;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.Collections;

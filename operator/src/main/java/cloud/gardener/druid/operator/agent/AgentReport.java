@@ -1,4 +1,4 @@
-package cloud.gardener.druid.operator.observe;
+package cloud.gardener.druid.operator.agent;
 
 import java.util.Optional;
 

@@ -1,4 +1,6 @@
-package cloud.gardener.druid.operator.volume;
+package cloud.gardener.druid.operator.observe;
+
+import cloud.gardener.druid.operator.observe.VolumeTask;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import java.util.Optional;

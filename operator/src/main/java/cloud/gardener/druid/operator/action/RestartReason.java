@@ -1,4 +1,4 @@
-package cloud.gardener.druid.operator.rollout;
+package cloud.gardener.druid.operator.action;
 
 /**
  * Why a member is restarted (its pod deleted and created again from the desired spec). A

@@ -1,4 +1,4 @@
-package cloud.gardener.druid.operator.rollout;
+package cloud.gardener.druid.operator.observe;
 
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;

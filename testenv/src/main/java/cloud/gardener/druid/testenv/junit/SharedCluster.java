@@ -20,8 +20,8 @@ import java.util.List;
  *   <li>{@code druid.testenv.druidImage}: our image's name; default
  *       {@link DruidImage#DEFAULT_IMAGE}</li>
  *   <li>{@code druid.testenv.ociImage}: {@code true} runs our image from the OCI archive
- *       {@code images/build.sh} builds (on first use, cached), with runc
- *       ({@link OciImages#druid})</li>
+ *       {@code images/build.sh} builds (when the cluster starts, cached), with runc
+ *       ({@link OciImages#build})</li>
  * </ul>
  */
 final class SharedCluster implements AutoCloseable {
@@ -70,8 +70,11 @@ final class SharedCluster implements AutoCloseable {
     if (instance == null) {
       LocalCluster.Options options = new LocalCluster.Options(workDir(), druidImage(), null);
       if (Boolean.getBoolean("druid.testenv.ociImage")) {
-        options = options.withOciImages(List.of(OciImages.druid(
-            System.getProperty("druid.testenv.druidImage", DruidImage.DEFAULT_IMAGE))));
+        // built (or found cached) now, before any test's timed wait: a cold build takes minutes
+        java.nio.file.Path archive = OciImages.build(List.of(), System.err::println);
+        options = options.withOciImages(List.of(OciImages.fromArchive(
+            System.getProperty("druid.testenv.druidImage", DruidImage.DEFAULT_IMAGE),
+            () -> archive)));
       }
       LocalCluster cluster = LocalCluster.start(options);
       instance = new SharedCluster(cluster);

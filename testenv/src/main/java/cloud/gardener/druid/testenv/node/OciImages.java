@@ -24,11 +24,6 @@ public final class OciImages {
         : Path.of(System.getProperty("user.home"), ".cache", "etcd-druid", "images");
   }
 
-  /** Our image {@code image} (any tag), run with runc from the archive built on first use. */
-  public static OciImage druid(String image) {
-    return fromArchive(image, () -> build(List.of(), System.err::println));
-  }
-
   /** {@code image} (any tag) run with runc from {@code archive}. */
   public static OciImage fromArchive(String image, Supplier<Path> archive) {
     return new OciImage(image, archive, cacheDir().resolve("unpacked"),

@@ -31,7 +31,7 @@ public final class AzuriteServer implements AutoCloseable {
     Path launcher = EmulatorProcess.install("azurite/install.sh");
     port = FreePorts.next();
     process = EmulatorProcess.start(List.of(launcher.toString(), "--blobHost", "127.0.0.1",
-        "--blobPort", String.valueOf(port), "--inMemoryPersistence", "--skipApiVersionCheck",
+        "--blobPort", String.valueOf(port), "--inMemoryPersistence", "--skipApiVersionCheck", "--disableTelemetry",
         "--silent"), EmulatorProcess.logFile("azurite"), port);
     secretDir = Files.createDirectories(workDir.resolve("abs-secret"));
     secret().forEach((key, value) -> {

@@ -56,6 +56,8 @@ public final class NodeSimulator implements AutoCloseable {
   private final AtomicBoolean dnsDirty = new AtomicBoolean(true);
   private final AtomicBoolean hostsWarned = new AtomicBoolean();
   private volatile List<String> publishedHosts = List.of();
+  /** Every pod and service name this node published: gone ones still resolve (PodDns). */
+  private final Set<String> knownNames = new java.util.HashSet<>();
   private NodeRegistration registration;
   private KubeletServer kubelet;
   private HostPathProvisioner provisioner;
@@ -195,9 +197,10 @@ public final class NodeSimulator implements AutoCloseable {
       List<Pod> ours = pods.getStore().list().stream()
           .filter(p -> config.nodeName().equals(p.getSpec().getNodeName()))
           .toList();
-      List<String> lines = PodDns.hostsLines(ours, services.getStore().list(), ips,
-          p -> Optional.ofNullable(workers.get(p.getMetadata().getUid()))
-              .map(PodWorker::isReady).orElse(false));
+      List<String> lines = PodDns.withGoneNames(PodDns.hostsLines(ours,
+          services.getStore().list(), ips, p -> Optional.ofNullable(workers.get(
+              p.getMetadata().getUid())).map(PodWorker::isReady).orElse(false)),
+          knownNames, addresses.unreachable());
       if (!lines.equals(publishedHosts)) {
         publish(lines);
       }

@@ -64,11 +64,20 @@ public final class PodAddresses implements AutoCloseable {
   public synchronized String addressOf(String namespace, String name) {
     return byPod.computeIfAbsent(namespace + "/" + name, k -> {
       int index = next++;
-      if (index >= 254 * 256) {
+      if (index >= 254 * 255) { // 127.<n>.255.0/24 stays free: see unreachable()
         throw new IllegalStateException("no loopback address left in 127." + subnet + ".0.0/16");
       }
       return "127." + subnet + "." + (index / 254) + "." + (1 + index % 254);
     });
+  }
+
+  /**
+   * An address of this subnet that no pod ever gets and nothing listens on: names of pods and
+   * services that are gone resolve to it, so that no lookup of a cluster name leaves the
+   * machine.
+   */
+  public String unreachable() {
+    return "127." + subnet + ".255.254";
   }
 
   public String subnet() {

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
@@ -57,6 +58,22 @@ public final class PodDns {
       }
     }
     return List.copyOf(lines);
+  }
+
+  /**
+   * {@code lines} plus, for every name in {@code known} that has no line now (its pod or its
+   * last ready endpoint is gone), a line sending it to {@code unreachable}: a cluster DNS
+   * answers for its names itself, so none may fall through to the machine's resolver. Adds the
+   * names of {@code lines} to {@code known}.
+   */
+  public static List<String> withGoneNames(List<String> lines, Set<String> known,
+      String unreachable) {
+    Set<String> present = new TreeSet<>();
+    lines.forEach(l -> present.add(l.substring(l.indexOf(' ') + 1)));
+    known.addAll(present);
+    TreeSet<String> all = new TreeSet<>(lines);
+    known.stream().filter(n -> !present.contains(n)).forEach(n -> all.add(unreachable + " " + n));
+    return List.copyOf(all);
   }
 
   private static List<String> names(String base) {

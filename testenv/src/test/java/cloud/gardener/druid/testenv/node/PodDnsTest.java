@@ -17,6 +17,23 @@ class PodDnsTest {
   private final Pod notReady = pod("etcd-1", "u1");
   private final Map<String, String> ips = Map.of("u0", "127.10.0.1", "u1", "127.10.0.2");
 
+  /** A name once served still resolves on this machine when its pod is gone, to nowhere. */
+  @Test
+  void goneNamesResolveToTheUnreachableAddressNotToTheMachinesResolver() {
+    java.util.Set<String> known = new java.util.HashSet<>();
+    List<String> first = PodDns.withGoneNames(List.of("127.10.0.1 a-0.a-peer.ns.svc",
+        "127.10.0.2 a-1.a-peer.ns.svc"), known, "127.10.255.254");
+    assertThat(first).containsExactly("127.10.0.1 a-0.a-peer.ns.svc",
+        "127.10.0.2 a-1.a-peer.ns.svc");
+    assertThat(PodDns.withGoneNames(List.of("127.10.0.1 a-0.a-peer.ns.svc"), known,
+        "127.10.255.254")).containsExactly("127.10.0.1 a-0.a-peer.ns.svc",
+            "127.10.255.254 a-1.a-peer.ns.svc");
+    assertThat(PodDns.withGoneNames(List.of("127.10.0.1 a-0.a-peer.ns.svc",
+        "127.10.0.3 a-1.a-peer.ns.svc"), known, "127.10.255.254"))
+        .as("a new pod of the name takes it back").containsExactly(
+            "127.10.0.1 a-0.a-peer.ns.svc", "127.10.0.3 a-1.a-peer.ns.svc");
+  }
+
   @Test
   void podNamesResolveToTheirAddressReadyOrNot() {
     List<String> lines = PodDns.hostsLines(List.of(ready, notReady), List.of(), ips, p -> false);

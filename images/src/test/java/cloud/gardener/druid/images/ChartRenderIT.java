@@ -75,9 +75,10 @@ class ChartRenderIT {
       "druid.gardener.cloud/etcds/finalizers:update",
       "druid.gardener.cloud/etcdopstasks/finalizers:update",
       "druid.gardener.cloud/etcdcopybackupstasks/finalizers:update",
-      // members: informer and observation (by label), created, deleted by name and by label
-      // on deletion of the Etcd; volumes the same but applied (server-side apply)
-      "/pods:list,watch,create,delete,deletecollection",
+      // members: informer and observation (by label), created, labels and annotations patched
+      // in place, deleted by name and by label on deletion of the Etcd; volumes the same but
+      // applied (server-side apply)
+      "/pods:list,watch,create,patch,delete,deletecollection",
       "/persistentvolumeclaims:list,watch,create,patch,delete,deletecollection",
       // components: informers (by label), applied, deleted
       "/services:list,watch,create,patch,delete",

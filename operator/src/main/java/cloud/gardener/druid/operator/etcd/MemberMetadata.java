@@ -8,12 +8,17 @@ import cloud.gardener.druid.operator.action.RolloutAction.UpdateMemberMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Executes an {@link UpdateMemberMetadata}: replaces the labels and annotations of each
- * observed pod (by uid) with the desired ones, keeping the revisions of what it runs and the
+ * observed pod (by uid, in one JSON patch) with the desired ones, keeping the revisions of what it runs and the
  * annotations the system writes ({@code kubernetes.io}/{@code k8s.io} keys). A label or
  * annotation removed from the spec is removed from the pods.
  */
@@ -37,19 +42,27 @@ final class MemberMetadata {
     events.normal(etcd, "MemberMetadataUpdated", action.describe());
   }
 
+  /**
+   * One JSON patch (the verb the chart grants; no read first): a test of the pod's uid, so that
+   * a pod that took the name since the observation is left alone (it was built with the desired
+   * metadata), then the labels and annotations, the system's keys kept as observed.
+   */
   private void apply(Etcd etcd, int ordinal, Pod observed) {
     ObjectMeta desired = MemberPodBuilder.metadata(etcd, settings, ordinal, observed);
-    String uid = observed.getMetadata().getUid();
-    client.pods().inNamespace(etcd.getMetadata().getNamespace())
-        .withName(observed.getMetadata().getName()).edit(p -> {
-          if (!uid.equals(p.getMetadata().getUid())) {
-            return p; // another pod holds the name now: it was built with the desired metadata
-          }
-          p.getMetadata().setLabels(desired.getLabels());
-          p.getMetadata().setAnnotations(withSystemKeys(desired.getAnnotations(),
-              p.getMetadata().getAnnotations()));
-          return p;
-        });
+    List<Map<String, Object>> ops = List.of(
+        Map.of("op", "test", "path", "/metadata/uid", "value", observed.getMetadata().getUid()),
+        Map.of("op", "add", "path", "/metadata/labels", "value", desired.getLabels()),
+        Map.of("op", "add", "path", "/metadata/annotations", "value", withSystemKeys(
+            desired.getAnnotations(), observed.getMetadata().getAnnotations())));
+    try {
+      client.pods().inNamespace(etcd.getMetadata().getNamespace())
+          .withName(observed.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON), Serialization.asJson(ops));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && e.getCode() != 422) {
+        throw e; // gone (404) or another pod of the name (422, the uid test): nothing to do
+      }
+    }
   }
 
   private static Map<String, String> withSystemKeys(Map<String, String> desired,

@@ -1,6 +1,11 @@
 package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.agent.AgentCommand;
+import cloud.gardener.druid.cli.ctl.CtlCommand;
+import cloud.gardener.druid.cli.shared.ErrorHandler;
+import cloud.gardener.druid.cli.shared.LogFormat;
+import cloud.gardener.druid.cli.shared.Terminal;
+import cloud.gardener.druid.cli.shared.Version;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -11,13 +11,24 @@ import org.junit.jupiter.api.Test;
 /** The package rules of docs/architecture.md that hold for this module. */
 class ArchitectureTest {
 
+  private static final String CLI = "cloud.gardener.druid.cli";
   private static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("cloud.gardener.druid.cli");
+      .importPackages(CLI);
 
   @Test
   void noPackageCycles() {
     slices().matching("cloud.gardener.druid.(**)").should().beFreeOfCycles().check(MAIN);
+  }
+
+  /**
+   * The entry points (the root package) register ctl's commands; ctl and the entry points use
+   * the shared pieces, which know no command.
+   */
+  @Test
+  void theSharedPiecesKnowNoCommand() {
+    noClasses().that().resideInAPackage(CLI + ".shared..").should().dependOnClassesThat()
+        .resideInAnyPackage(CLI, CLI + ".ctl..").check(MAIN);
   }
 
   /** The product jar holds no test kit: the node simulator and JUnit are devtools' only. */

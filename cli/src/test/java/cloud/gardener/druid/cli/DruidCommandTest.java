@@ -2,6 +2,8 @@ package cloud.gardener.druid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.cli.shared.ExitCodes;
+import cloud.gardener.druid.cli.shared.Version;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

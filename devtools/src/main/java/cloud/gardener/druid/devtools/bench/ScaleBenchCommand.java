@@ -1,6 +1,6 @@
 package cloud.gardener.druid.devtools.bench;
 
-import cloud.gardener.druid.cli.GoDurationConverter;
+import cloud.gardener.druid.cli.shared.GoDurationConverter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

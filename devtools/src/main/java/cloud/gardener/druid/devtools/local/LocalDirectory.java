@@ -1,6 +1,6 @@
 package cloud.gardener.druid.devtools.local;
 
-import cloud.gardener.druid.cli.UserError;
+import cloud.gardener.druid.cli.shared.UserError;
 import cloud.gardener.druid.testenv.process.ProcessLedger;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package cloud.gardener.druid.devtools.local;
 
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.cli.UserError;
+import cloud.gardener.druid.cli.shared.UserError;
 import cloud.gardener.druid.testenv.LocalCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;

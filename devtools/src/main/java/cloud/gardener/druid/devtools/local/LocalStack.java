@@ -81,14 +81,28 @@ public final class LocalStack implements AutoCloseable {
     out.println("  logs:        " + cluster.workDir().resolve("logs"));
   }
 
-  /** Our image as this process runs: its fat jar, or else its classpath. */
+  /**
+   * Our image as this process runs: its fat jar (the product jar instead of the developer jar,
+   * as the image packs it), or else its classpath.
+   */
   public static DruidImage druidImage() {
     String classpath = System.getProperty("java.class.path");
     String image = System.getProperty("druid.image", DruidImage.DEFAULT_IMAGE);
     if (classpath.endsWith(".jar") && !classpath.contains(java.io.File.pathSeparator)) {
-      return DruidImage.jar(image, Path.of(classpath));
+      return DruidImage.jar(image, productJar(Path.of(classpath)));
     }
     return DruidImage.classpath(image, classpath, DruidImage.DEFAULT_MAIN_CLASSES);
+  }
+
+  /**
+   * The checkout's product jar ({@code cli/target/druid.jar}, which {@code ./druid} builds with
+   * the developer jar) when {@code jar} is the developer jar and it exists; else {@code jar}.
+   */
+  static Path productJar(Path jar) {
+    Path product = Path.of(System.getProperty("druid.repoRoot", "."), "cli", "target",
+        "druid.jar");
+    boolean developer = jar.getFileName().toString().equals("druid-dev.jar");
+    return developer && java.nio.file.Files.isRegularFile(product) ? product : jar;
   }
 
   @Override

@@ -1,6 +1,6 @@
 package cloud.gardener.druid.devtools.local;
 
-import cloud.gardener.druid.cli.UserError;
+import cloud.gardener.druid.cli.shared.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.cli.shared.ExitCodes;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;

@@ -1,7 +1,12 @@
 package cloud.gardener.druid.cli;
 
 import cloud.gardener.druid.agent.AgentCommand;
-import cloud.gardener.druid.cli.bench.BenchCommand;
+import cloud.gardener.druid.cli.ctl.CtlCommand;
+import cloud.gardener.druid.cli.shared.ErrorHandler;
+import cloud.gardener.druid.cli.shared.LogFormat;
+import cloud.gardener.druid.cli.shared.Terminal;
+import cloud.gardener.druid.cli.shared.Version;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine;
@@ -13,7 +18,9 @@ import picocli.CommandLine.ScopeType;
  * The {@code druid} command: one jar, one entry point, a subcommand per process role. Its
  * subcommands are in {@link #SUBCOMMANDS}, not in its annotation: picocli builds the model of
  * every command it is given, which costs a member agent's cold start about half a second, so
- * {@link #commandLine(String...)} gives picocli only the command the arguments name.
+ * {@link #commandLine(String...)} gives picocli only the command the arguments name. The
+ * developer commands ({@code local}, {@code bench}) are not in this jar: the developer jar
+ * (module devtools, run by {@code ./druid}) adds them through {@link #run(List, String[])}.
  */
 @Command(
     name = "druid",
@@ -31,7 +38,7 @@ public final class Druid implements Runnable {
    * A subcommand of druid: its {@code @Command} class (which names it); {@code readsTheTree}
    * when it works on the whole command tree (help, completion), so it never runs alone.
    */
-  record Subcommand(Class<?> type, boolean readsTheTree) {
+  public record Subcommand(Class<?> type, boolean readsTheTree) {
 
     String name() {
       return type.getAnnotation(Command.class).name();
@@ -39,13 +46,11 @@ public final class Druid implements Runnable {
   }
 
   /** druid's subcommands, in the order of its usage. */
-  static final List<Subcommand> SUBCOMMANDS = List.of(
+  public static final List<Subcommand> SUBCOMMANDS = List.of(
       new Subcommand(OperatorCommand.class, false),
       new Subcommand(AgentCommand.class, false),
       new Subcommand(CtlCommand.class, false),
-      new Subcommand(LocalCommand.class, false),
       new Subcommand(PluginCommand.class, false),
-      new Subcommand(BenchCommand.class, false),
       new Subcommand(CompletionCommand.class, true),
       new Subcommand(CommandLine.HelpCommand.class, true));
 
@@ -59,13 +64,35 @@ public final class Druid implements Runnable {
   LogFormat logFormat;
 
   public static void main(String[] args) {
+    run(SUBCOMMANDS, args);
+  }
+
+  /** Runs {@code args} as druid with these subcommands; exits with its exit code. */
+  public static void run(List<Subcommand> subcommands, String[] args) {
     LogFormat.configureFrom(args);
-    System.exit(Terminal.execute(commandLine(args), args));
+    System.exit(Terminal.execute(commandLine(subcommands, args), args));
+  }
+
+  /** The product's subcommands, with {@code added} right after the one named {@code after}. */
+  public static List<Subcommand> withSubcommand(List<Subcommand> subcommands, String after,
+      Subcommand added) {
+    List<Subcommand> all = new ArrayList<>(subcommands);
+    int index = all.stream().map(Subcommand::name).toList().indexOf(after);
+    if (index < 0) {
+      throw new IllegalArgumentException("no subcommand " + after);
+    }
+    all.add(index + 1, added);
+    return List.copyOf(all);
   }
 
   /** The whole command line, every subcommand: for tests and for what reads the tree. */
   public static CommandLine commandLine() {
-    return configured(SUBCOMMANDS);
+    return wholeCommandLine(SUBCOMMANDS);
+  }
+
+  /** The whole command line with these subcommands. */
+  public static CommandLine wholeCommandLine(List<Subcommand> subcommands) {
+    return configured(subcommands);
   }
 
   /**
@@ -74,14 +101,19 @@ public final class Druid implements Runnable {
    * Options before the command (rare) also get the whole, rather than parsing twice.
    */
   static CommandLine commandLine(String... args) {
-    Optional<Subcommand> named = named(args);
-    return configured(named.isPresent() ? List.of(named.get()) : SUBCOMMANDS);
+    return commandLine(SUBCOMMANDS, args);
+  }
+
+  /** {@link #commandLine(String...)} with these subcommands. */
+  public static CommandLine commandLine(List<Subcommand> subcommands, String... args) {
+    Optional<Subcommand> named = named(subcommands, args);
+    return configured(named.isPresent() ? List.of(named.get()) : subcommands);
   }
 
   /** The subcommand that can run alone and that args name first (plain loops: cold path). */
-  static Optional<Subcommand> named(String... args) {
+  static Optional<Subcommand> named(List<Subcommand> subcommands, String... args) {
     if (args.length > 0) {
-      for (Subcommand sub : SUBCOMMANDS) {
+      for (Subcommand sub : subcommands) {
         if (!sub.readsTheTree() && sub.name().equals(args[0])) {
           return Optional.of(sub);
         }

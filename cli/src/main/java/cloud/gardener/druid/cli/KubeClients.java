@@ -1,5 +1,6 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.cli.shared.UserError;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

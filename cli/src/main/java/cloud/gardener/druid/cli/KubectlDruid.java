@@ -1,5 +1,9 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.cli.ctl.CtlCommand;
+import cloud.gardener.druid.cli.shared.ErrorHandler;
+import cloud.gardener.druid.cli.shared.LogFormat;
+import cloud.gardener.druid.cli.shared.Terminal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,5 +1,9 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.cli.shared.GoDurationConverter;
+import cloud.gardener.druid.cli.shared.LocalStoreLayoutConverter;
+import cloud.gardener.druid.cli.shared.UserError;
+import cloud.gardener.druid.cli.shared.Version;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.EtcdOperator;
 import cloud.gardener.druid.operator.LeaderElection;
@@ -14,8 +18,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

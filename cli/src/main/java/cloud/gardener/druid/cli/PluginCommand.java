@@ -1,5 +1,7 @@
 package cloud.gardener.druid.cli;
 
+import cloud.gardener.druid.cli.shared.ExitCodes;
+import cloud.gardener.druid.cli.shared.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;

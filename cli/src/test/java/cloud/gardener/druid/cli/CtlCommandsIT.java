@@ -15,6 +15,8 @@ import cloud.gardener.druid.api.v1alpha1.LastOperation;
 import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig.SnapshotType;
 import cloud.gardener.druid.api.v1alpha1.OpsTaskLastOperation;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
+import cloud.gardener.druid.cli.ctl.EtcdPlans;
+import cloud.gardener.druid.cli.shared.ExitCodes;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;

@@ -3,6 +3,7 @@ package cloud.gardener.druid.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import cloud.gardener.druid.cli.shared.ExitCodes;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.cli.shared.ExitCodes;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.model.LocalStore;
 import cloud.gardener.druid.operator.model.LocalStoreLayout;

@@ -2,6 +2,8 @@ package cloud.gardener.druid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.cli.shared.ExitCodes;
+import cloud.gardener.druid.cli.shared.Version;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -16,11 +18,11 @@ import picocli.CommandLine.Model.OptionSpec;
 class DruidCommandTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"operator", "agent", "agent copy", "ctl", "local", "ctl status",
+  @ValueSource(strings = {"operator", "agent", "agent copy", "ctl", "ctl status",
       "ctl wait", "ctl confirm-volumes", "ctl snapshot", "ctl defragment",
       "ctl replace-member-volume", "ctl recover-quorum", "ctl hibernate", "ctl wake",
-      "ctl reconcile", "ctl suspend", "ctl resume", "ctl backups", "ctl logs", "local up",
-      "local down", "local status", "plugin", "plugin install", "completion"})
+      "ctl reconcile", "ctl suspend", "ctl resume", "ctl backups", "ctl logs", "plugin",
+      "plugin install", "completion"})
   void everyCommandHasHelp(String command) {
     StringWriter out = new StringWriter();
     CommandLine cli = Druid.commandLine();
@@ -37,8 +39,18 @@ class DruidCommandTest {
     CommandLine cli = Druid.commandLine();
     cli.setOut(new PrintWriter(out));
     cli.execute(arg.isEmpty() ? new String[0] : new String[] {arg});
-    assertThat(out.toString()).contains("operator", "agent", "ctl", "local", "plugin",
-        "completion");
+    assertThat(out.toString()).contains("operator", "agent", "ctl", "plugin", "completion");
+  }
+
+  /** local and bench need the test kit: they are the developer jar's (devtools), not ours. */
+  @Test
+  void theProductHasNoDeveloperCommands() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = Druid.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.execute("--help");
+    assertThat(cli.getSubcommands()).doesNotContainKeys("local", "bench");
+    assertThat(out.toString()).doesNotContainPattern("(?m)^\\s+(local|bench)\\s");
   }
 
   @Test

@@ -2,6 +2,7 @@ package cloud.gardener.druid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.cli.shared.ExitCodes;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -34,11 +35,11 @@ class DruidLazyTreeTest {
   @ParameterizedTest
   @ValueSource(strings = {"agent --help", "agent -h", "agent --version", "agent copy --help",
       "agent compact --help", "operator --help", "ctl", "ctl --help", "ctl status --help",
-      "ctl help wait", "local up --help", "plugin install --help", "bench --help",
+      "ctl help wait", "plugin install --help",
       "agent --bogus", "agent copyy", "agent --name", "agent --log-format=xml --name=x",
       "agent --client-port=many", "agent --store-provider=Azure", "ctl statsu",
       "ctl wait rollout x --bogus", "ctl status -o xml", "operator --bogus",
-      "operator --leader-election-retry-period=30s", "local bogus", "agent copy --bogus",
+      "operator --leader-election-retry-period=30s", "agent copy --bogus",
       "agnt", "--bogus", "", "--help", "--version", "help", "help agent", "help agent copy",
       "completion bash", "completion fish",
       "--log-format=json agent --help", "agent --log-format json --bogus"})
@@ -102,7 +103,7 @@ class DruidLazyTreeTest {
   @Test
   void everySubcommandIsListedInTheUsageInOrder() {
     assertThat(run(Druid.commandLine(), "--help").out()).containsSubsequence(
-        "operator", "agent", "ctl", "local", "plugin", "bench", "completion", "help");
+        "operator", "agent", "ctl", "plugin", "completion", "help");
   }
 
   @Test

@@ -12,6 +12,7 @@ import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import cloud.gardener.druid.testenv.node.DruidImage;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
@@ -78,6 +79,12 @@ class ChartInstallIT {
 
     Map<String, String> beforeRollout = memberUids(client);
     edit(client, "etcd-main", e -> e.getSpec().getAnnotations().put("example.com/rollout", "2"));
+    awaitRollout(client, "etcd-main");
+    assertThat(memberUids(client)).as("an annotation is applied in place, under the chart's"
+        + " rules").isEqualTo(beforeRollout);
+    assertThat(client.pods().withName("etcd-main-0").get().getMetadata().getAnnotations())
+        .containsEntry("example.com/rollout", "2");
+    edit(client, "etcd-main", e -> e.getSpec().getEtcd().setQuota(new Quantity("4Gi")));
     awaitRollout(client, "etcd-main");
     assertThat(memberUids(client).values()).as("every member replaced by the rollout")
         .doesNotContainAnyElementsOf(beforeRollout.values());

@@ -9,13 +9,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.client.utils.URLUtils;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,25 +52,9 @@ final class MemberMetadata {
         Map.of("op", "add", "path", "/metadata/labels", "value", desired.getLabels()),
         Map.of("op", "add", "path", "/metadata/annotations", "value", withSystemKeys(
             desired.getAnnotations(), observed.getMetadata().getAnnotations())));
-    String ns = etcd.getMetadata().getNamespace();
     String name = observed.getMetadata().getName();
-    // fabric8's patch reads the pod first (a get the chart does not grant): one raw PATCH
-    HttpClient http = client.getHttpClient();
-    HttpRequest request = http.newHttpRequestBuilder()
-        .uri(URLUtils.join(client.getMasterUrl().toString(), "api", "v1", "namespaces", ns,
-            "pods", name))
-        .method("PATCH", "application/json-patch+json",
-            client.getKubernetesSerialization().asJson(ops))
-        .build();
-    HttpResponse<String> response;
-    try {
-      response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KubernetesClientException("interrupted patching pod " + name, e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new KubernetesClientException("patching pod " + name + " failed: " + e, e);
-    }
+    HttpResponse<String> response = RawPodRequest.send(client, "PATCH",
+        etcd.getMetadata().getNamespace(), name, "application/json-patch+json", ops);
     // gone (404) or another pod of the name (422, the uid test): nothing to do
     if (!response.isSuccessful() && response.code() != 404 && response.code() != 422) {
       throw new KubernetesClientException("patching pod " + name + " failed with HTTP "

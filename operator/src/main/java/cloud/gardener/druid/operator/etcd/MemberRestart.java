@@ -12,16 +12,10 @@ import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.client.utils.URLUtils;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Executes a {@link RestartMember}: deletes the member's pod (only the one observed, by uid),
@@ -34,7 +28,6 @@ final class MemberRestart {
   /** How long one reconcile waits for the deleted pod to go before it answers Waiting. */
   static final Duration POD_GONE_WAIT = Duration.ofSeconds(3);
   private static final long POLL_MILLIS = 100;
-  private static final long REQUEST_TIMEOUT_SECONDS = 30;
 
   private final KubernetesClient client;
   private final OperatorSettings settings;
@@ -79,22 +72,8 @@ final class MemberRestart {
   private boolean deleteIfStill(String ns, String name, String uid) {
     DeleteOptions options = new DeleteOptionsBuilder().withNewPreconditions().withUid(uid)
         .endPreconditions().build();
-    HttpClient http = client.getHttpClient();
-    HttpRequest request = http.newHttpRequestBuilder()
-        .uri(URLUtils.join(client.getMasterUrl().toString(), "api", "v1", "namespaces", ns,
-            "pods", name))
-        .delete("application/json", client.getKubernetesSerialization().asJson(options))
-        .build();
-    HttpResponse<String> response;
-    try {
-      response = http.sendAsync(request, String.class)
-          .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KubernetesClientException("interrupted deleting pod " + name, e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new KubernetesClientException("deleting pod " + name + " failed: " + e, e);
-    }
+    HttpResponse<String> response = RawPodRequest.send(client, "DELETE", ns, name,
+        "application/json", options);
     if (response.isSuccessful() || response.code() == 404) {
       return true;
     }

@@ -104,14 +104,15 @@ class AgentContractTest {
   @Test
   void theOperatorReadsTheMemberStatusIntoItsView() throws Exception {
     MemberStatus learner = new MemberStatus("b2", "etcd-main-1", Role.Member, "c1", 41, 6, 2,
-        "a1", true, 20480, "3.5.21", null, null);
+        "a1", true, 20480, "3.5.21", "3.5.0", "3.4");
     AgentReport report = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
         "Successful", null, null, learner, List.of(new Membership("a1", "etcd-main-0", false),
             new Membership("b2", "etcd-main-1", true)))));
     assertThat(report.restoring()).isEmpty();
     assertThat(report.view()).contains(new AgentView("b2", "c1", "Learner", "a1", 6, true,
         List.of(new AgentView.Membership("a1", "etcd-main-0", false),
-            new AgentView.Membership("b2", "etcd-main-1", true))));
+            new AgentView.Membership("b2", "etcd-main-1", true)),
+        new AgentView.EtcdVersions("3.5.21", "3.5.0", "3.4")));
 
     AgentReport listless = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
         "Successful", null, null, learner, null)));

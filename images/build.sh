@@ -152,15 +152,23 @@ jvm_flags=(-XX:+UseSerialGC -XX:MaxRAMPercentage=70 -Xss512k -Dsun.net.inetaddr.
 ((jdk_major < 25)) || jvm_flags+=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
 aot=$(((jdk_major >= 25)) && echo /opt/druid/druid.aot || true)
 
-# 3. etcd and etcdutl of the supported version (built and cached by the control-plane script).
+# 3. etcd and etcdutl of every supported minor (built and cached by testenv/etcd/build.sh):
+# /opt/etcd/etcd-v<version>/ each, the default one (the control plane's 3.6) also linked in
+# /usr/local/bin. The minors are api's EtcdRelease; testenv's EtcdReleaseBuildTest keeps them in step.
 bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
 etcd_version=$(awk '$1=="etcd" {print $2}' "$bin_dir/VERSIONS")
+etcd_dirs=()
+for minor in v3.5 v3.6 v3.7; do
+  etcd_dirs+=("$(bash "$repo/testenv/etcd/build.sh" "$minor" | tail -n1)")
+done
+etcd_versions=$(for d in "${etcd_dirs[@]}"; do basename "$d" | sed 's/^etcd-v//'; done | paste -sd, -)
+etcd_files=(); for d in "${etcd_dirs[@]}"; do etcd_files+=("$d/etcd" "$d/etcdutl"); done
 
 # The jar's own CycloneDX SBOM (mvn package of the images module writes it), if built.
 jar_sbom=${DRUID_JAR_SBOM:-$here/target/druid-jar.cdx.json}
 [ -f "$jar_sbom" ] || { step "no jar SBOM at $jar_sbom (mvn -pl images -am package writes it); the image SBOM will not list the jar's libraries"; jar_sbom=""; }
 
-inputs=$( { cat "$here/build.sh" "$here/aot-train.sh" "$here/ClassFileUpgrade.java"; sha256sum "$base" "$jre" "$bin_dir/etcd" "$bin_dir/etcdutl" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
+inputs=$( { cat "$here/build.sh" "$here/aot-train.sh" "$here/ClassFileUpgrade.java"; sha256sum "$base" "$jre" "${etcd_files[@]}" "$jar" ${jar_sbom:+"$jar_sbom"} | cut -d' ' -f1;
   printf '%s\n' "$tag" "$version" "$revision" "$epoch"; } | hashof)
 out="$cache/$name-$tag-$inputs.oci.tar"
 if [ -f "$out" ]; then
@@ -168,7 +176,7 @@ if [ -f "$out" ]; then
   echo "$out" >&3
   exit 0
 fi
-step "building $name:$tag (etcd $etcd_version, revision $revision)"
+step "building $name:$tag (etcd $etcd_versions, default $etcd_version, revision $revision)"
 
 # The jar as the image carries it: picocli's class files (version 49, Java 5: a JDK 25 AOT
 # cache leaves out classes older than version 50, so they would load and go through the old
@@ -227,8 +235,11 @@ image_sbom() {
     sep=,
   done < "$base.packages"
   comps+=",{\"type\":\"framework\",\"name\":\"openjdk-runtime\",\"version\":\"$jdk_version\",\"description\":\"jlink runtime: $modules\",\"licenses\":[{\"license\":{\"id\":\"GPL-2.0-with-classpath-exception\"}}]}"
-  comps+=",{\"type\":\"application\",\"name\":\"etcd\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/server/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
-  comps+=",{\"type\":\"application\",\"name\":\"etcdutl\",\"version\":\"$etcd_version\",\"purl\":\"pkg:golang/go.etcd.io/etcd/etcdutl/v3@$etcd_version\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+  local ev
+  for ev in ${etcd_versions//,/ }; do
+    comps+=",{\"type\":\"application\",\"name\":\"etcd\",\"version\":\"$ev\",\"purl\":\"pkg:golang/go.etcd.io/etcd/server/v3@v$ev\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+    comps+=",{\"type\":\"application\",\"name\":\"etcdutl\",\"version\":\"$ev\",\"purl\":\"pkg:golang/go.etcd.io/etcd/etcdutl/v3@v$ev\",\"licenses\":[{\"license\":{\"id\":\"Apache-2.0\"}}]}"
+  done
   comps+=",{\"type\":\"application\",\"name\":\"druid\",\"version\":\"$version\",\"purl\":\"pkg:maven/cloud.gardener.druid/druid-cli@$version\",\"hashes\":[{\"alg\":\"SHA-256\",\"content\":\"$(sha256sum "$image_jar" | cut -d' ' -f1)\"}]${jar_sbom:+,\"externalReferences\":[{\"type\":\"bom\",\"url\":\"file:///opt/druid/sbom/druid-jar.cdx.json\"}]}}"
   printf '{"bomFormat":"CycloneDX","specVersion":"1.5","serialNumber":"%s","version":1,"metadata":{"timestamp":"%s","component":{"type":"container","name":"%s","version":"%s"}},"components":[%s]}\n' \
     "$serial" "$created" "$name" "$tag" "$comps" > "$1"
@@ -246,8 +257,18 @@ stage_base() {
 }
 # Layer 2: the Java runtime.
 stage_jre() { mkdir -p "$1/opt"; tar -xf "$jre" -C "$1/opt"; }
-# Layer 3: etcd, etcdutl.
-stage_etcd() { mkdir -p "$1/usr/local/bin"; install -m 0755 "$bin_dir/etcd" "$bin_dir/etcdutl" "$1/usr/local/bin/"; }
+# Layer 3: etcd, etcdutl of every minor; the default one's also in /usr/local/bin (links).
+stage_etcd() {
+  local d v
+  mkdir -p "$1/usr/local/bin"
+  for d in "${etcd_dirs[@]}"; do
+    v=$(basename "$d")
+    mkdir -p "$1/opt/etcd/$v"
+    install -m 0755 "$d/etcd" "$d/etcdutl" "$1/opt/etcd/$v/"
+  done
+  ln -s "/opt/etcd/etcd-v${etcd_version#v}/etcd" "$1/usr/local/bin/etcd"
+  ln -s "/opt/etcd/etcd-v${etcd_version#v}/etcdutl" "$1/usr/local/bin/etcdutl"
+}
 # Layer 4: the druid jar and the SBOMs (CycloneDX: the image's, and the jar's libraries).
 stage_druid() {
   mkdir -p "$1/opt/druid/sbom"; install -m 0644 "$image_jar" "$1/opt/druid/druid.jar"
@@ -276,7 +297,7 @@ fi
 layer_key() { { sed -n "/^$1() {/,/^}/p" "$here/build.sh"; shift; sha256sum "$@" | cut -d' ' -f1; } | hashof; }
 add_layer stage_base "base-$(layer_key stage_base "$base")" "$layer_epoch"
 add_layer stage_jre "jre-$(layer_key stage_jre "$jre")" "$layer_epoch"
-add_layer stage_etcd "etcd-$(layer_key stage_etcd "$bin_dir/etcd" "$bin_dir/etcdutl")" "$layer_epoch"
+add_layer stage_etcd "etcd-$(layer_key stage_etcd "${etcd_files[@]}")" "$layer_epoch"
 add_layer stage_druid "" "$epoch"
 # Layer 5: the AOT cache alone, so that the layers below keep their digests from build to
 # build (a training run's profiles differ every time).
@@ -287,12 +308,12 @@ aot_history=""
 [ -z "$aot" ] || aot_history=",{\"created\":\"$created\",\"created_by\":\"images/build.sh: AOT cache (training run)\"}"
 json_list() { local sep="" x; printf '['; for x in "$@"; do printf '%s"%s"' "$sep" "$x"; sep=,; done; printf ']'; }
 annotations=$(cat <<JSON
-{"org.opencontainers.image.title":"$name","org.opencontainers.image.description":"etcd-druid for the JVM: druid operator, druid agent, etcd $etcd_version and etcdutl","org.opencontainers.image.version":"$version","org.opencontainers.image.revision":"$revision","org.opencontainers.image.source":"https://github.com/gardener/etcd-druid","org.opencontainers.image.licenses":"Apache-2.0","org.opencontainers.image.created":"$created","org.opencontainers.image.base.name":"debian:$suite (libc6 libgcc-s1 libstdc++6 zlib1g) + jlink $jdk_version","cloud.gardener.druid.etcd.version":"$etcd_version"}
+{"org.opencontainers.image.title":"$name","org.opencontainers.image.description":"etcd-druid for the JVM: druid operator, druid agent, etcd and etcdutl $etcd_versions (default $etcd_version)","org.opencontainers.image.version":"$version","org.opencontainers.image.revision":"$revision","org.opencontainers.image.source":"https://github.com/gardener/etcd-druid","org.opencontainers.image.licenses":"Apache-2.0","org.opencontainers.image.created":"$created","org.opencontainers.image.base.name":"debian:$suite (libc6 libgcc-s1 libstdc++6 zlib1g) + jlink $jdk_version","cloud.gardener.druid.etcd.version":"$etcd_version","cloud.gardener.druid.etcd.versions":"$etcd_versions"}
 JSON
 )
 entrypoint=$(json_list /opt/java/bin/java "${jvm_flags[@]}" ${aot:+"-XX:AOTCache=$aot"} -jar /opt/druid/druid.jar)
 config=$(cat <<JSON
-{"created":"$created","architecture":"amd64","os":"linux","config":{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","DRUID_ETCD_BIN_DIR=/usr/local/bin"],"Entrypoint":$entrypoint,"WorkingDir":"/home/nonroot","Labels":$annotations},"rootfs":{"type":"layers","diff_ids":$(json_list "${diff_ids[@]}")},"history":[{"created":"$created","created_by":"images/build.sh: debian libraries"},{"created":"$created","created_by":"images/build.sh: jlink runtime"},{"created":"$created","created_by":"images/build.sh: etcd, etcdutl"},{"created":"$created","created_by":"images/build.sh: druid.jar"}$aot_history]}
+{"created":"$created","architecture":"amd64","os":"linux","config":{"User":"65532:65532","Env":["PATH=/usr/local/bin:/opt/java/bin:/usr/bin:/bin","JAVA_HOME=/opt/java","DRUID_ETCD_BIN_DIR=/usr/local/bin","DRUID_ETCD_VERSIONS_DIR=/opt/etcd"],"Entrypoint":$entrypoint,"WorkingDir":"/home/nonroot","Labels":$annotations},"rootfs":{"type":"layers","diff_ids":$(json_list "${diff_ids[@]}")},"history":[{"created":"$created","created_by":"images/build.sh: debian libraries"},{"created":"$created","created_by":"images/build.sh: jlink runtime"},{"created":"$created","created_by":"images/build.sh: etcd, etcdutl"},{"created":"$created","created_by":"images/build.sh: druid.jar"}$aot_history]}
 JSON
 )
 blob() { # stdin → blob, prints digest and size

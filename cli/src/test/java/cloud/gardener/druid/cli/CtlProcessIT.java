@@ -74,6 +74,7 @@ class CtlProcessIT {
       m.setMemberRevision("42");
       m.setVolumeRevision("1");
       m.setUpdated(true);
+      m.setEtcdVersion("3.6.16");
       members.add(m);
     }
     s.setMembers(members);
@@ -81,6 +82,7 @@ class CtlProcessIT {
     s.setReadyReplicas(3);
     s.setCurrentReplicas(3);
     s.setReady(true);
+    s.setEtcdClusterVersion("3.6.0");
     return s;
   }
 

@@ -1,20 +1,16 @@
 package cloud.gardener.druid.agent.etcd;
 
+import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.agent.MemberStatus;
 import static cloud.gardener.druid.api.agent.MemberStatus.hex;
 
-import cloud.gardener.druid.agent.tls.TlsContexts;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.cluster.Member;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import io.etcd.jetcd.options.GetOption;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -34,6 +30,7 @@ public final class MemberClient implements AutoCloseable {
   private final Client client;
   private final URI endpoint;
   private final Optional<TlsFiles> tls;
+  private EtcdGateway gateway;
 
   public MemberClient(URI endpoint, Optional<TlsFiles> tls) {
     this.endpoint = endpoint;
@@ -93,7 +90,21 @@ public final class MemberClient implements AutoCloseable {
     return new MemberStatus(hex(self), me.map(Member::getName).orElse(""), role,
         hex(status.getHeader().getClusterId()), status.getHeader().getRevision(),
         status.getRaftIndex(), status.getRaftTerm(), hex(status.getLeader()), learner,
-        status.getDbSize(), status.getVersion());
+        status.getDbSize(), status.getVersion(), optional(this::clusterVersion),
+        optional(this::downgradeTarget));
+  }
+
+  /** What etcd said, or null when it did not answer: a status never fails for these. */
+  private static String optional(EtcdCall<Optional<String>> call) {
+    try {
+      return call.get().orElse(null);
+    } catch (EtcdException e) {
+      return null;
+    }
+  }
+
+  private interface EtcdCall<T> {
+    T get() throws EtcdException;
   }
 
   /** The current revision, read from this member without a quorum round trip. */
@@ -154,29 +165,43 @@ public final class MemberClient implements AutoCloseable {
    * refuses while the learner is not in sync; the message says so.
    */
   public void promote(long memberId) throws EtcdException {
-    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/v3/cluster/member/promote"))
-        .timeout(TIMEOUT)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(
-            "{\"ID\":\"" + Long.toUnsignedString(memberId) + "\"}"))
-        .build();
-    try {
-      HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(TIMEOUT);
-      if (tls.isPresent()) {
-        http.sslContext(TlsContexts.of(tls.get()));
-      }
-      HttpResponse<String> response = http.build()
-          .send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new EtcdException("cannot promote learner " + hex(memberId) + ": HTTP "
-            + response.statusCode() + " " + response.body(), null);
-      }
-    } catch (IOException e) {
-      throw new EtcdException("cannot promote learner " + hex(memberId) + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new EtcdException("interrupted", e);
+    gateway().post("/v3/cluster/member/promote",
+        "{\"ID\":\"" + Long.toUnsignedString(memberId) + "\"}",
+        "promote learner " + hex(memberId));
+  }
+
+  /**
+   * One step of etcd's downgrade protocol (jetcd 0.8.5 has no downgrade call): validate or
+   * enable a downgrade of the cluster to {@code minor} ("3.6"), or cancel the one enabled.
+   * Returns the cluster version etcd answers with; etcd's refusal comes back as an
+   * {@link EtcdException} with etcd's reason.
+   */
+  public String downgrade(Downgraded.Action action, String minor) throws EtcdException {
+    String body = "{\"action\":\"" + action.name() + "\""
+        + (action == Downgraded.Action.CANCEL ? "" : ",\"version\":\"" + minor + "\"") + "}";
+    String answer = gateway().post("/v3/maintenance/downgrade", body,
+        action.name().toLowerCase(java.util.Locale.ROOT) + " the downgrade to " + minor);
+    return EtcdGateway.field(answer, "version").orElse(null);
+  }
+
+  /** etcd's cluster version ("3.6.0", from /version) or empty when etcd did not decide one. */
+  public Optional<String> clusterVersion() throws EtcdException {
+    return EtcdGateway.field(gateway().get("/version", "read the cluster version"),
+        "etcdcluster").filter(v -> !v.isBlank() && !"not_decided".equals(v));
+  }
+
+  /** The minor etcd's downgrade is enabled to, empty when none is (and always on 3.5). */
+  public Optional<String> downgradeTarget() throws EtcdException {
+    String status = gateway().post("/v3/maintenance/status", "{}", "get the status of "
+        + endpoint);
+    return EtcdGateway.downgradeTarget(status);
+  }
+
+  private synchronized EtcdGateway gateway() {
+    if (gateway == null) {
+      gateway = new EtcdGateway(endpoint, tls, TIMEOUT);
     }
+    return gateway;
   }
 
   static <T> T await(CompletableFuture<T> future, String what) throws EtcdException {

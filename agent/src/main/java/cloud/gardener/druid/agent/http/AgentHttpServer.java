@@ -20,6 +20,7 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.tls.ReloadingTls;
 import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.agent.Defragmented;
+import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.agent.Health;
 import cloud.gardener.druid.api.agent.InitStatus;
 import cloud.gardener.druid.api.agent.LatestSnapshots;
@@ -102,6 +103,7 @@ public final class AgentHttpServer implements AutoCloseable {
     route(AgentApi.MEMBER_STATUS, GET, Kind.QUICK, this::memberStatus);
     audited(AgentApi.MEMBER_MOVE_LEADER, POST, Kind.QUICK, this::moveLeader);
     audited(AgentApi.MEMBER_PROMOTE, POST, Kind.QUICK, this::promote);
+    audited(AgentApi.CLUSTER_DOWNGRADE, POST, Kind.QUICK, this::downgrade);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
       Defragmenter.defragment(etcd(), metrics.backupRestore());
@@ -225,6 +227,29 @@ public final class AgentHttpServer implements AutoCloseable {
       return null;
     });
     json(e, 200, new MemberPromoted(MemberStatus.hex(id)));
+  }
+
+  /** etcd's downgrade protocol; etcd's refusal is a 409 with etcd's reason. */
+  private void downgrade(HttpExchange e) throws Exception {
+    Downgraded.Action action;
+    try {
+      action = Downgraded.Action.valueOf(required(e, AgentApi.PARAM_ACTION)
+          .toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException ex) {
+      throw new HttpError(400, "action must be validate, enable or cancel");
+    }
+    String version = action == Downgraded.Action.CANCEL ? ""
+        : required(e, AgentApi.PARAM_VERSION);
+    if (action != Downgraded.Action.CANCEL && !version.matches("^3\\.[0-9]{1,2}$")) {
+      throw new HttpError(400, "version must be a minor such as 3.6");
+    }
+    try {
+      String cluster = etcd().downgrade(action, version);
+      LOG.info("etcd downgrade {} {}: accepted, cluster version {}", action, version, cluster);
+      json(e, 200, new Downgraded(action.name(), version, cluster));
+    } catch (EtcdException ex) {
+      throw new HttpError(409, ex.getMessage());
+    }
   }
 
   private void remove(HttpExchange e) throws Exception {

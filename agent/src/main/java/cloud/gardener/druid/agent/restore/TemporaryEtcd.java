@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.restore;
 
+import cloud.gardener.druid.agent.etcd.EtcdBinaryVersion;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
@@ -47,7 +48,7 @@ public final class TemporaryEtcd implements AutoCloseable {
       throws IOException, RestoreException {
     URI clientUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
     URI peerUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
-    EtcdProcess process = EtcdProcess.start(etcdBinary, List.of(
+    List<String> flags = new java.util.ArrayList<>(List.of(
         "--name=" + name,
         "--data-dir=" + dataDir,
         "--listen-client-urls=" + clientUrl,
@@ -65,13 +66,17 @@ public final class TemporaryEtcd implements AutoCloseable {
         "--enable-grpc-gateway=false",
         // the compaction after a replay deletes in batches of 1,000 revisions with a 10 ms
         // pause after each: half a second per 50,000 replayed revisions spent sleeping
-        "--compaction-batch-limit=" + COMPACTION_BATCH_REVISIONS,
-        "--compaction-sleep-interval=1ms",
+        EtcdBinaryVersion.flag(etcdBinary, "compaction-batch-limit") + "="
+            + COMPACTION_BATCH_REVISIONS,
+        EtcdBinaryVersion.flag(etcdBinary, "compaction-sleep-interval") + "=1ms",
         // etcd prints every large transaction as text when it takes longer than these:
         // a tenth of its CPU time during a replay, and of no use here
-        "--warning-unary-request-duration=1h",
-        "--warning-apply-duration=1h",
-        "--log-level=error"), Redirect.appendTo(log.toFile()));
+        EtcdBinaryVersion.flag(etcdBinary, "warning-apply-duration") + "=1h",
+        "--log-level=error"));
+    if (EtcdBinaryVersion.minor(etcdBinary) >= 6) {
+      flags.add("--warning-unary-request-duration=1h"); // 3.5 has no such flag
+    }
+    EtcdProcess process = EtcdProcess.start(etcdBinary, flags, Redirect.appendTo(log.toFile()));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     // its channel is built while etcd opens its database; it connects on its first call
     MemberClient client = new MemberClient(clientUrl, Optional.empty()).warmUp();

@@ -28,9 +28,14 @@ public final class LocalEtcd implements AutoCloseable {
   private final URI clientUrl;
 
   public LocalEtcd(String name, Path dataDir, Path log) throws Exception {
+    this(EtcdBinaries.dir(), name, dataDir, log);
+  }
+
+  /** An etcd of the binaries in {@code binDir} (e.g. another minor's build). */
+  public LocalEtcd(Path binDir, String name, Path dataDir, Path log) throws Exception {
     clientUrl = URI.create("http://127.0.0.1:" + LoopbackPorts.on("127.0.0.1"));
     URI peerUrl = URI.create("http://127.0.0.1:" + LoopbackPorts.on("127.0.0.1"));
-    process = EtcdProcess.start(EtcdBinaries.dir().resolve("etcd"), List.of(
+    process = EtcdProcess.start(binDir.resolve("etcd"), List.of(
         "--name=" + name, "--data-dir=" + dataDir,
         "--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
         "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,

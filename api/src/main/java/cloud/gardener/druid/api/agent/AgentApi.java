@@ -26,6 +26,15 @@ public final class AgentApi {
   public static final String MEMBER_PROMOTE = "/member/promote";
   /** POST ?id=memberIdHex: remove a member from the etcd membership. */
   public static final String MEMBER_REMOVE = "/member/remove";
+  /**
+   * POST ?action=validate|enable|cancel&amp;version=3.6: etcd's downgrade protocol through this
+   * member ({@link Downgraded}); 409 with etcd's reason when etcd refuses.
+   */
+  public static final String CLUSTER_DOWNGRADE = "/cluster/downgrade";
+  /** Query parameter of the downgrade: validate, enable or cancel. */
+  public static final String PARAM_ACTION = "action";
+  /** Query parameter of the downgrade: the target minor, e.g. 3.6. */
+  public static final String PARAM_VERSION = "version";
   /** POST: defragment this member. */
   public static final String DEFRAGMENT = "/defragment";
 

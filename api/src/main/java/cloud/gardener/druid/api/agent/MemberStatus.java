@@ -2,7 +2,10 @@ package cloud.gardener.druid.api.agent;
 
 /**
  * One member's view of itself, as the agent's {@code /member/status} reports it. Ids are
- * etcd's hex form ("8e9e05c52164694d").
+ * etcd's hex form ("8e9e05c52164694d"). {@code etcdVersion} is the member's etcd ("3.6.16"),
+ * {@code clusterVersion} the cluster's (etcd's /version "etcdcluster", "3.6.0"; null when
+ * etcd did not say), {@code downgradeTarget} the minor etcd's downgrade is enabled to (null
+ * when none is).
  */
 public record MemberStatus(
     String id,
@@ -15,7 +18,9 @@ public record MemberStatus(
     String leaderId,
     boolean learner,
     long dbSizeBytes,
-    String etcdVersion) {
+    String etcdVersion,
+    String clusterVersion,
+    String downgradeTarget) {
 
   public enum Role {
     Leader, Member, Learner

@@ -84,12 +84,40 @@ import io.fabric8.kubernetes.model.annotation.Version;
     message = "spec.etcd.bootstrapWithExistingCluster.members[*].name must not collide with a"
         + " member of this Etcd (must not start with its member name prefix)",
     fieldPath = ".spec.etcd.bootstrapWithExistingCluster")
+// etcd changes one minor at a time: against the old spec and against the cluster's version
+@ValidationRule(
+    value = "!has(self.spec.etcd.version) || !has(oldSelf.spec.etcd.version)"
+        + " || " + Etcd.MINOR_DISTANCE_OLD_SPEC + " <= 1",
+    messageExpression = "'spec.etcd.version: etcd changes one minor at a time (3.5 <-> 3.6 <->"
+        + " 3.7); ' + oldSelf.spec.etcd.version + ' to ' + self.spec.etcd.version"
+        + " + ' skips a minor: change to the one in between first'",
+    fieldPath = ".spec.etcd.version")
+@ValidationRule(
+    value = "!has(self.spec.etcd.version) || !has(oldSelf.spec.etcd.version)"
+        + " || self.spec.etcd.version == oldSelf.spec.etcd.version"
+        + " || !has(oldSelf.status) || !has(oldSelf.status.etcdClusterVersion)"
+        + " || " + Etcd.MINOR_DISTANCE_CLUSTER + " <= 1",
+    messageExpression = "'spec.etcd.version: the cluster still runs etcd '"
+        + " + oldSelf.status.etcdClusterVersion + ' (its cluster version); '"
+        + " + self.spec.etcd.version + ' would skip a minor: wait until the change in progress"
+        + " is done'",
+    fieldPath = ".spec.etcd.version")
 public class Etcd extends CustomResource<EtcdSpec, EtcdStatus> implements Namespaced {
 
   public static final String GROUP = "druid.gardener.cloud";
   public static final String VERSION = "v1alpha1";
 
   /** CEL: the prefix of this Etcd's member names. */
+  /** CEL: the minor of the new spec's version. */
+  static final String NEW_MINOR = "int(self.spec.etcd.version.split('.')[1])";
+  static final String OLD_MINOR = "int(oldSelf.spec.etcd.version.split('.')[1])";
+  static final String CLUSTER_MINOR = "int(oldSelf.status.etcdClusterVersion.split('.')[1])";
+  /** CEL: the square of the distance between two minors (CEL has no abs). */
+  static final String MINOR_DISTANCE_OLD_SPEC =
+      "(" + NEW_MINOR + " - " + OLD_MINOR + ") * (" + NEW_MINOR + " - " + OLD_MINOR + ")";
+  static final String MINOR_DISTANCE_CLUSTER =
+      "(" + NEW_MINOR + " - " + CLUSTER_MINOR + ") * (" + NEW_MINOR + " - " + CLUSTER_MINOR + ")";
+
   static final String MEMBER_PREFIX =
       "(has(self.spec.memberNamePrefix) ? self.spec.memberNamePrefix : self.metadata.name)";
 }

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.api.types.Quantities;
+import cloud.gardener.druid.api.member.EtcdRelease;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
@@ -97,7 +99,17 @@ public class EtcdConfig {
   @Max(65535)
   private Integer wrapperPort;
 
+  @JsonPropertyDescription("The image that provides etcd upstream (etcd-wrapper). Ignored here: the"
+      + " member image ships every supported etcd; choose one with version.")
   private String image;
+
+  @Default("3.6")
+  @Pattern("^3\\.(5|6|7)$")
+  @JsonPropertyDescription("Extension of this operator: the etcd minor every member runs, one of "
+      + EtcdRelease.MINORS + " (default 3.6), at the patch the member image ships. Changing it"
+      + " upgrades or downgrades the cluster member by member, one minor at a time."
+      + " docs/etcd-versions.md.")
+  private String version;
 
   private MetricsLevel metrics;
 
@@ -250,6 +262,14 @@ public class EtcdConfig {
 
   public void setAuthSecretRef(SecretReference authSecretRef) {
     this.authSecretRef = authSecretRef;
+  }
+
+  public String getVersion() {
+    return version;
+  }
+
+  public void setVersion(String version) {
+    this.version = version;
   }
 
   public Boolean getEnableGRPCGateway() {

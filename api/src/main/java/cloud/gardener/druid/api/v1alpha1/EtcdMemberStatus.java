@@ -32,6 +32,10 @@ public class EtcdMemberStatus {
   @JsonPropertyDescription("Pod and volume match the desired revisions and the PVC is bound.")
   private Boolean updated;
 
+  @JsonPropertyDescription("Extension of this operator: the etcd version the member runs, as its"
+      + " etcd reports it (e.g. 3.6.16).")
+  private String etcdVersion;
+
   @JsonPropertyDescription("Set only while the member's agent does not answer the operator:"
       + " the time of the first observation without an answer. id and role are then the last"
       + " known ones (extension of this operator).")
@@ -115,5 +119,13 @@ public class EtcdMemberStatus {
 
   public void setAgentNotAnsweringSince(String agentNotAnsweringSince) {
     this.agentNotAnsweringSince = agentNotAnsweringSince;
+  }
+
+  public String getEtcdVersion() {
+    return etcdVersion;
+  }
+
+  public void setEtcdVersion(String etcdVersion) {
+    this.etcdVersion = etcdVersion;
   }
 }

@@ -44,6 +44,15 @@ public class EtcdStatus {
   @JsonPropertyDescription("Progress of a volume change (addition).")
   private VolumeOperation volumeOperation;
 
+  @JsonPropertyDescription("Extension of this operator: etcd's cluster version (its /version"
+      + " etcdcluster, e.g. 3.6.0): the minor every member speaks, which moves up only once every"
+      + " member runs the newer etcd and down only through etcd's downgrade.")
+  private String etcdClusterVersion;
+
+  @JsonPropertyDescription("Extension of this operator: set while etcd's downgrade is enabled"
+      + " (the target minor, e.g. 3.6); the members then roll back to it one by one.")
+  private String etcdDowngradeTarget;
+
   @JsonPropertyDescription("Upstream: whether peer TLS is enabled on every member. Not written"
       + " by this operator (see the conditions and spec.etcd.peerUrlTls).")
   private Boolean peerUrlTLSEnabled;
@@ -174,5 +183,21 @@ public class EtcdStatus {
 
   public void setVolumeOperation(VolumeOperation volumeOperation) {
     this.volumeOperation = volumeOperation;
+  }
+
+  public String getEtcdClusterVersion() {
+    return etcdClusterVersion;
+  }
+
+  public void setEtcdClusterVersion(String etcdClusterVersion) {
+    this.etcdClusterVersion = etcdClusterVersion;
+  }
+
+  public String getEtcdDowngradeTarget() {
+    return etcdDowngradeTarget;
+  }
+
+  public void setEtcdDowngradeTarget(String etcdDowngradeTarget) {
+    this.etcdDowngradeTarget = etcdDowngradeTarget;
   }
 }

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
         ReplaceMemberVolumeCommand.class,
         RecoverQuorumCommand.class,
         HibernateCommand.class,
+        SetEtcdVersionCommand.class,
         WakeCommand.class,
         ReconcileCommand.class,
         SuspendCommand.class,

@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.cli.shared.Etcds;
 import cloud.gardener.druid.cli.shared.ExitCodes;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -33,6 +34,11 @@ abstract class EtcdEditCommand implements Callable<Integer> {
   /** What this command will do to the Etcd as read. */
   abstract Plan plan(Etcd etcd);
 
+  /** After the edit (not with --dry-run): by default nothing more; the exit code. */
+  int afterEdit(Resource<Etcd> resource, Etcd edited, PrintWriter out) {
+    return ExitCodes.OK;
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -50,10 +56,10 @@ abstract class EtcdEditCommand implements Callable<Integer> {
         out.println(dryRun.notice());
         return ExitCodes.OK;
       }
-      resource.dryRun(dryRun.server()).edit(edit.edit());
+      Etcd edited = resource.dryRun(dryRun.server()).edit(edit.edit());
       out.println(dryRun.server() ? dryRun.notice()
           : "etcd " + EtcdPlans.describe(etcd) + " changed");
-      return ExitCodes.OK;
+      return dryRun.server() ? ExitCodes.OK : afterEdit(resource, edited, out);
     }
   }
 }

@@ -2,6 +2,7 @@ package cloud.gardener.druid.cli.ctl;
 
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.HibernationSpec;
@@ -55,6 +56,49 @@ public final class EtcdPlans {
         "then the operator takes a full snapshot and replaces the volumes one member at a"
             + " time, the leader last (docs/volumes.md)"),
         e -> withAnnotation(e, Annotations.CONFIRM_VOLUME_REPLACEMENT, String.valueOf(generation)));
+  }
+
+  static Plan setEtcdVersion(Etcd etcd, String minor) {
+    Optional<EtcdRelease> to = EtcdRelease.of(minor).filter(r -> r.minor().equals(minor));
+    if (to.isEmpty()) {
+      return new Plan.Refusal("etcd " + minor + " is not supported: choose one of "
+          + EtcdRelease.MINORS);
+    }
+    EtcdRelease from = EtcdRelease.ofSpec(etcd.getSpec().getEtcd() == null ? null
+        : etcd.getSpec().getEtcd().getVersion());
+    String cluster = etcd.getStatus() == null ? null : etcd.getStatus().getEtcdClusterVersion();
+    EtcdRelease running = EtcdRelease.of(cluster).orElse(from);
+    if (to.get() == from) {
+      return new Plan.Refusal("etcd " + describe(etcd) + " already asks for etcd " + minor
+          + (cluster == null ? "" : " (cluster version " + cluster + ")"));
+    }
+    for (EtcdRelease base : List.of(from, running)) {
+      if (!to.get().adjacentTo(base)) {
+        EtcdRelease between = EtcdRelease.values()[(base.ordinal() + to.get().ordinal()) / 2];
+        return new Plan.Refusal("etcd changes one minor at a time: " + base.minor() + " to "
+            + minor + " skips " + between.minor() + "; set " + between.minor() + " first,"
+            + " then " + minor);
+      }
+    }
+    boolean down = to.get().minorNumber() < running.minorNumber();
+    return new Plan.Edit(List.of(
+        "etcd " + describe(etcd) + ": etcd " + from.minor() + (cluster == null ? ""
+            : " (cluster version " + cluster + ")") + " -> " + minor + " (" + to.get().version()
+            + ")",
+        down ? "downgrade: a full snapshot, then etcd's downgrade to " + minor + " is enabled"
+            + " (the cluster version drops at once), then the members roll back one by one,"
+            + " the leader last"
+            : "upgrade: a full snapshot, then the members one by one, the leader last; etcd"
+            + " raises the cluster version once every member runs " + minor,
+        "the rollout is complete once every member runs " + to.get().version()
+            + " and the cluster version is " + minor),
+        e -> {
+          if (e.getSpec().getEtcd() == null) {
+            e.getSpec().setEtcd(new cloud.gardener.druid.api.v1alpha1.EtcdConfig());
+          }
+          e.getSpec().getEtcd().setVersion(minor);
+          return e;
+        });
   }
 
   static Plan hibernate(Etcd etcd, boolean deleteVolumes) {

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.cli.ctl;
 
+import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.RolloutCompletion;
@@ -41,13 +42,20 @@ final class EtcdStatusReport {
         .append(etcd.getSpec().getReplicas()).append('\n');
     List<String> pending = RolloutCompletion.pendingReasons(etcd);
     out.append("Rollout: ").append(pending.isEmpty() ? "complete" : "in progress - "
-        + String.join("; ", pending)).append("\n\n");
+        + String.join("; ", pending)).append('\n');
+    out.append("etcd: ").append(EtcdRelease.ofSpec(etcd.getSpec().getEtcd() == null ? null
+        : etcd.getSpec().getEtcd().getVersion()).minor()).append(", cluster version ")
+        .append(text(s.getEtcdClusterVersion()))
+        .append(s.getEtcdDowngradeTarget() == null ? ""
+            : ", downgrade to " + s.getEtcdDowngradeTarget() + " enabled").append("\n\n");
 
     List<List<String>> members = new ArrayList<>();
-    members.add(List.of("MEMBER", "ID", "ROLE", "STATUS", "REVISION", "VOLUME", "UPDATED"));
+    members.add(List.of("MEMBER", "ID", "ROLE", "STATUS", "ETCD", "REVISION", "VOLUME",
+        "UPDATED"));
     for (EtcdMemberStatus m : s.getMembers() == null ? List.<EtcdMemberStatus>of() : s.getMembers()) {
       members.add(List.of(text(m.getName()), text(m.getId()), text(m.getRole()), status(m),
-          text(m.getMemberRevision()), text(m.getVolumeRevision()), text(m.getUpdated())));
+          text(m.getEtcdVersion()), text(m.getMemberRevision()), text(m.getVolumeRevision()),
+          text(m.getUpdated())));
     }
     out.append(table(members)).append('\n');
 

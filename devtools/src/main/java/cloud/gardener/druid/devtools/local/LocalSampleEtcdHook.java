@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.cli.shared.UserError;
 import cloud.gardener.druid.testenv.LocalCluster;
+import cloud.gardener.druid.testenv.etcd.EtcdBuilds;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -12,15 +13,26 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
 
-/** Applies the sample 3-member Etcd and waits until its rollout is complete. */
+/**
+ * Applies the sample 3-member Etcd at the chosen etcd minor (built first where the members run
+ * as processes) and waits until its rollout is complete.
+ */
 final class LocalSampleEtcdHook implements LocalStack.Hook {
 
   static final String SAMPLE = "examples/etcd-3-local.yaml";
   static final long TIMEOUT_MINUTES = 5;
 
+  private final String etcdMinor;
+
+  LocalSampleEtcdHook(String etcdMinor) {
+    this.etcdMinor = etcdMinor;
+  }
+
   @Override
   public LocalStack.Started start(LocalCluster cluster) {
     Etcd etcd = load();
+    etcd.getSpec().getEtcd().setVersion(etcdMinor);
+    EtcdBuilds.directory(etcdMinor);
     KubernetesClient client = cluster.client();
     var resource = client.resources(Etcd.class).inNamespace(etcd.getMetadata().getNamespace())
         .resource(etcd);
@@ -36,7 +48,8 @@ final class LocalSampleEtcdHook implements LocalStack.Hook {
           + TIMEOUT_MINUTES + " minutes; see the pod logs under "
           + cluster.workDir().resolve("logs"));
     }
-    return new LocalStack.Started("sample Etcd " + name + " (3 members, rollout complete;"
+    return new LocalStack.Started("sample Etcd " + name + " (3 members, etcd " + etcdMinor
+        + ", rollout complete;"
         + " druid ctl status " + etcd.getMetadata().getName() + ")", () -> { });
   }
 

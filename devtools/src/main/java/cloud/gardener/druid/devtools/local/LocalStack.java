@@ -35,9 +35,11 @@ public final class LocalStack implements AutoCloseable {
   /**
    * @param images run our image's pods from the OCI image (built by images/build.sh, cached)
    *               with runc instead of the jar
+   * @param etcdMinor the etcd minor of the sample Etcd (3.5, 3.6, 3.7)
    * @param progress where build progress goes
    */
-  static LocalStack start(LocalDirectory dir, boolean images, Consumer<String> progress) {
+  static LocalStack start(LocalDirectory dir, boolean images, String etcdMinor,
+      Consumer<String> progress) {
     DruidImage druidImage = druidImage();
     LocalCluster.Options options = new LocalCluster.Options(dir.path(), druidImage,
         dir.ledgerFile());
@@ -50,7 +52,7 @@ public final class LocalStack implements AutoCloseable {
     LocalCluster cluster = LocalCluster.start(options);
     LocalStack stack = new LocalStack(cluster);
     try {
-      for (Hook hook : hooks()) {
+      for (Hook hook : hooks(etcdMinor)) {
         stack.started.add(hook.start(cluster));
       }
       return stack;
@@ -61,8 +63,8 @@ public final class LocalStack implements AutoCloseable {
   }
 
   /** Hooks run after the cluster is up, in order. */
-  static List<Hook> hooks() {
-    return List.of(new LocalOperatorHook(), new LocalSampleEtcdHook());
+  static List<Hook> hooks(String etcdMinor) {
+    return List.of(new LocalOperatorHook(), new LocalSampleEtcdHook(etcdMinor));
   }
 
   LocalCluster cluster() {

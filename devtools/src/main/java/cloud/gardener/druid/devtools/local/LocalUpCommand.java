@@ -1,5 +1,6 @@
 package cloud.gardener.druid.devtools.local;
 
+import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.cli.shared.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -46,8 +47,17 @@ final class LocalUpCommand implements Callable<Integer> {
           + " mmdebstrap, runc and umoci) instead of the jar; the image is built once and cached.")
   boolean images;
 
+  @Option(names = "--etcd-version", paramLabel = "MINOR", defaultValue = "3.6",
+      description = "The etcd minor of the sample Etcd: 3.5, 3.6 or 3.7 (default:"
+          + " ${DEFAULT-VALUE}); built from the Go module proxy on first use.")
+  String etcdVersion;
+
   @Override
   public Integer call() throws Exception {
+    if (EtcdRelease.of(etcdVersion).filter(r -> r.minor().equals(etcdVersion)).isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--etcd-version="
+          + etcdVersion + ": choose one of " + EtcdRelease.MINORS);
+    }
     LocalDirectory state = new LocalDirectory(dir);
     return detach ? startDetached(state) : runInForeground(state);
   }
@@ -58,7 +68,7 @@ final class LocalUpCommand implements Callable<Integer> {
     long started = System.nanoTime();
     LocalStack stack;
     try {
-      stack = LocalStack.start(state, images, line -> {
+      stack = LocalStack.start(state, images, etcdVersion, line -> {
         out.println(line);
         out.flush();
       });
@@ -101,6 +111,7 @@ final class LocalUpCommand implements Callable<Integer> {
     if (images) {
       command.add("--images");
     }
+    command.add("--etcd-version=" + etcdVersion);
     Process child = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(state.upLog().toFile()))

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.action;
 
+import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -31,6 +32,8 @@ public sealed interface RolloutAction {
     R createPods(CreatePods action);
 
     R restartMember(RestartMember action);
+
+    R downgrade(Downgrade action);
 
     R updateMemberMetadata(UpdateMemberMetadata action);
 
@@ -116,15 +119,20 @@ public sealed interface RolloutAction {
    * created again from the desired spec, for every reason in {@code reasons} (never empty). A pod that takes longer to
    * terminate leaves the restart waiting; the next observation plans it again for the same
    * member (its pod terminating, or gone while the member keeps its place in etcd), which then
-   * only creates the pod.
+   * only creates the pod. With {@code snapshotFirstVia} (the first member to run another etcd
+   * minor), a full snapshot is taken through that member's agent before anything restarts.
    */
-  record RestartMember(int ordinal, String name, Set<RestartReason> reasons)
-      implements RolloutAction {
+  record RestartMember(int ordinal, String name, Set<RestartReason> reasons,
+      OptionalInt snapshotFirstVia) implements RolloutAction {
     public RestartMember {
       if (reasons.isEmpty()) {
         throw new IllegalArgumentException("a restart of " + name + " without a reason");
       }
       reasons = Collections.unmodifiableSet(EnumSet.copyOf(reasons));
+    }
+
+    public RestartMember(int ordinal, String name, Set<RestartReason> reasons) {
+      this(ordinal, name, reasons, OptionalInt.empty());
     }
 
     public RestartMember(int ordinal, String name, RestartReason reason) {
@@ -137,6 +145,25 @@ public sealed interface RolloutAction {
 
     public String describe() {
       return "restarting member " + name + " (" + RestartReason.describe(reasons) + ")";
+    }
+  }
+
+  /**
+   * One step of etcd's downgrade protocol through a member's agent: {@code ENABLE} validates
+   * and then enables the downgrade of the cluster to {@code minor} (after a full snapshot
+   * through {@code snapshotFirstVia}, if given), {@code CANCEL} cancels an enabled one. etcd's
+   * refusal leaves every member as it is and says why.
+   */
+  record Downgrade(int viaOrdinal, Downgraded.Action action, String minor,
+      OptionalInt snapshotFirstVia) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.downgrade(this);
+    }
+
+    public String describe() {
+      return action == Downgraded.Action.CANCEL
+          ? "cancelling etcd's downgrade to " + minor
+          : "enabling etcd's downgrade to " + minor + " (its members then roll back one by one)";
     }
   }
 

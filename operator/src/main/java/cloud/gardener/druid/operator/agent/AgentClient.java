@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.agent.SnapshotProgress;
 import cloud.gardener.druid.operator.agent.AgentReport;
 import cloud.gardener.druid.operator.agent.AgentView;
@@ -26,6 +27,15 @@ public interface AgentClient {
 
   /** Asks an agent to promote the learner with {@code memberId}. */
   void promote(AgentEndpoint via, String memberId);
+
+  /**
+   * One step of etcd's downgrade protocol through an agent: validate or enable the downgrade
+   * of the cluster to {@code minor}, or cancel it; the cluster version etcd answered. etcd's
+   * refusal is an {@link AgentException} with etcd's reason.
+   */
+  default String downgrade(AgentEndpoint via, Downgraded.Action action, String minor) {
+    throw new AgentException("this agent client cannot downgrade etcd");
+  }
 
   /** Asks an agent to remove {@code memberId} from the etcd membership. */
   void removeMember(AgentEndpoint via, String memberId);

@@ -12,9 +12,15 @@ import java.util.List;
  * @param raftIndex this member's raft index
  * @param healthy etcd answers and the member has a leader
  * @param members the etcd membership as this member sees it
+ * @param versions the member's etcd version, the cluster's, and the downgrade etcd has enabled
  */
 public record AgentView(String memberId, String clusterId, String role, String leaderId,
-    long raftIndex, boolean healthy, List<Membership> members) {
+    long raftIndex, boolean healthy, List<Membership> members, EtcdVersions versions) {
+
+  public AgentView(String memberId, String clusterId, String role, String leaderId,
+      long raftIndex, boolean healthy, List<Membership> members) {
+    this(memberId, clusterId, role, leaderId, raftIndex, healthy, members, EtcdVersions.UNKNOWN);
+  }
 
   public boolean isLeader() {
     return "Leader".equals(role);
@@ -22,6 +28,17 @@ public record AgentView(String memberId, String clusterId, String role, String l
 
   public boolean isLearner() {
     return "Learner".equals(role);
+  }
+
+  /**
+   * What etcd says of its versions; each null when it did not say (an older agent).
+   *
+   * @param member the member's etcd, e.g. 3.6.16
+   * @param cluster the cluster version, e.g. 3.6.0
+   * @param downgradeTarget the minor etcd's downgrade is enabled to, e.g. 3.5
+   */
+  public record EtcdVersions(String member, String cluster, String downgradeTarget) {
+    public static final EtcdVersions UNKNOWN = new EtcdVersions(null, null, null);
   }
 
   /** One entry of etcd's member list. */

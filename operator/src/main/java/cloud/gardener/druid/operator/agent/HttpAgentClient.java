@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.agent;
 
 import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.agent.AgentJson;
 import cloud.gardener.druid.api.agent.Defragmented;
 import cloud.gardener.druid.api.agent.InitStatus;
@@ -168,7 +169,9 @@ public final class HttpAgentClient implements AgentClient {
     return new AgentView(Objects.toString(etcd.id(), ""),
         Objects.toString(etcd.clusterId(), ""), role, leaderId, etcd.raftIndex(), healthy,
         members == null ? List.of() : members.stream().map(m -> new AgentView.Membership(
-            m.id(), m.name(), m.learner())).toList());
+            m.id(), m.name(), m.learner())).toList(),
+        new AgentView.EtcdVersions(etcd.etcdVersion(), etcd.clusterVersion(),
+            etcd.downgradeTarget()));
   }
 
   @Override
@@ -181,6 +184,16 @@ public final class HttpAgentClient implements AgentClient {
   public void promote(AgentEndpoint via, String memberId) {
     post(via, query(AgentApi.MEMBER_PROMOTE, AgentApi.PARAM_ID, memberId),
         MemberPromoted.class);
+  }
+
+  @Override
+  public String downgrade(AgentEndpoint via, Downgraded.Action action, String minor) {
+    String path = query(AgentApi.CLUSTER_DOWNGRADE, AgentApi.PARAM_ACTION,
+        action.name().toLowerCase(java.util.Locale.ROOT));
+    if (action != Downgraded.Action.CANCEL) {
+      path += "&" + AgentApi.PARAM_VERSION + "=" + minor;
+    }
+    return post(via, path, Downgraded.class).clusterVersion();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.etcd;
 
+import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.agent.AgentClient;
@@ -118,7 +119,40 @@ public final class RolloutExecutor {
 
     @Override
     public Outcome restartMember(RolloutAction.RestartMember action) {
+      if (action.snapshotFirstVia().isPresent()) {
+        Optional<Outcome> waiting = snapshotBeforeVersionChange(s,
+            action.snapshotFirstVia().getAsInt());
+        if (waiting.isPresent()) {
+          return waiting.get();
+        }
+      }
       return restarts.run(s, action);
+    }
+
+    @Override
+    public Outcome downgrade(RolloutAction.Downgrade action) {
+      if (action.snapshotFirstVia().isPresent()) {
+        Optional<Outcome> waiting = snapshotBeforeVersionChange(s,
+            action.snapshotFirstVia().getAsInt());
+        if (waiting.isPresent()) {
+          return waiting.get();
+        }
+      }
+      AgentEndpoint via = endpoint(s, action.viaOrdinal());
+      try {
+        if (action.action() == Downgraded.Action.ENABLE) {
+          agents.downgrade(via, Downgraded.Action.VALIDATE, action.minor());
+        }
+        String cluster = agents.downgrade(via, action.action(), action.minor());
+        events.normal(etcd, "EtcdDowngrade", action.describe() + "; etcd's cluster version: "
+            + cluster);
+        return done();
+      } catch (AgentClient.AgentException e) {
+        events.warning(etcd, "EtcdDowngradeRefused", "etcd refuses the downgrade to "
+            + action.minor() + ", no member restarts: " + e.getMessage());
+        return new Outcome.Waiting("etcd to accept the downgrade to " + action.minor()
+            + " (it refuses: " + e.getMessage() + ")");
+      }
     }
 
     @Override
@@ -224,6 +258,25 @@ public final class RolloutExecutor {
     events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision "
         + revision.getAsLong() + " taken before volumes are changed");
     return new Outcome.Done(Optional.of(then));
+  }
+
+  /**
+   * A full snapshot through {@code viaOrdinal}'s agent before the first member runs another
+   * etcd minor (or etcd's downgrade is enabled): waiting while it runs, empty once taken.
+   */
+  private Optional<Outcome> snapshotBeforeVersionChange(ClusterSnapshot s, int viaOrdinal) {
+    Etcd etcd = s.etcd();
+    String minor = EtcdDefaults.etcdRelease(etcd).minor();
+    OptionalLong revision = snapshotRuns.result(key(etcd, "etcd version " + minor + " "
+        + etcd.getMetadata().getGeneration()),
+        () -> snapshots().fullSnapshot(endpoint(s, viaOrdinal), false));
+    if (revision.isEmpty()) {
+      return Optional.of(new Outcome.Waiting("the full snapshot before etcd " + minor
+          + " runs"));
+    }
+    events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision "
+        + revision.getAsLong() + " taken before etcd " + minor + " runs");
+    return Optional.empty();
   }
 
   private Outcome hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {

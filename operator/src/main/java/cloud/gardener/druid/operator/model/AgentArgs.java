@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.model;
 
+import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.types.Quantities;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
@@ -28,6 +29,16 @@ public final class AgentArgs {
     return "--replicas=" + replicas;
   }
 
+  /** The argument naming the etcd version a member runs. */
+  public static final String ETCD_VERSION = "--etcd-version=";
+
+  /** The etcd a member's arguments run; an argument list without one runs the image default. */
+  public static EtcdRelease etcdRelease(List<String> args) {
+    return args.stream().filter(a -> a.startsWith(ETCD_VERSION)).findFirst()
+        .flatMap(a -> EtcdRelease.of(a.substring(ETCD_VERSION.length())))
+        .orElse(EtcdRelease.DEFAULT);
+  }
+
   /** Whether member arguments run etcd with peer TLS. */
   public static boolean peerTls(List<String> args) {
     return args.stream().anyMatch(a -> a.startsWith("--peer-tls-dir="));
@@ -44,6 +55,7 @@ public final class AgentArgs {
     add(args, "peer-port", EtcdDefaults.peerPort(etcd));
     add(args, "server-port", EtcdDefaults.agentPort(etcd));
     add(args, "data-dir", MemberLayout.ETCD_DATA_DIR);
+    add(args, "etcd-version", EtcdDefaults.etcdRelease(etcd).version());
     add(args, "quota-backend-bytes", Quantities.bytesLong(
         Optional.ofNullable(ec.getQuota()).orElseGet(() -> new Quantity(EtcdDefaults.QUOTA))));
     add(args, "snapshot-count",

@@ -70,6 +70,8 @@ public final class CompactionJobBuilder {
     List<String> args = new ArrayList<>(List.of("agent", "compact",
         "--etcd-name=" + names.etcd(),
         "--data-dir=" + WORKSPACE + "/compaction.etcd",
+        // the Etcd's etcd: a compacted snapshot is written by the minor its members run
+        AgentArgs.ETCD_VERSION + EtcdDefaults.etcdRelease(etcd).version(),
         "--enable-snapshot-lease-renewal=true",
         "--full-snapshot-lease-name=" + names.fullSnapshotLease(),
         "--delta-snapshot-lease-name=" + names.deltaSnapshotLease(),

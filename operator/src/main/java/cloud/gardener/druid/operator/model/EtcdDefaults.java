@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.model;
 
+import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
@@ -58,6 +59,11 @@ public final class EtcdDefaults {
 
   public static boolean clientTls(Etcd etcd) {
     return etcd(etcd).getClientUrlTls() != null;
+  }
+
+  /** The etcd the spec asks for ({@code spec.etcd.version}, default 3.6). */
+  public static EtcdRelease etcdRelease(Etcd etcd) {
+    return EtcdRelease.ofSpec(etcd(etcd).getVersion());
   }
 
   public static boolean peerTls(Etcd etcd) {

@@ -10,6 +10,7 @@ import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import cloud.gardener.druid.api.member.EtcdRelease;
 import java.util.Optional;
 
 /**
@@ -78,6 +79,13 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
   public boolean runsPeerTls() {
     return pod.filter(p -> p.getSpec() != null).map(p -> p.getSpec().getContainers().stream()
         .anyMatch(c -> c.getArgs() != null && AgentArgs.peerTls(c.getArgs()))).orElse(false);
+  }
+
+  /** The etcd the member's pod runs (its agent's --etcd-version), empty without a pod. */
+  public Optional<EtcdRelease> podEtcdRelease() {
+    return pod.filter(p -> p.getSpec() != null).map(p -> p.getSpec().getContainers().stream()
+        .filter(c -> c.getArgs() != null && c.getArgs().contains("agent")).findFirst()
+        .map(c -> AgentArgs.etcdRelease(c.getArgs())).orElse(EtcdRelease.DEFAULT));
   }
 
   /** The PVC waits for a pod start to finish growing its file system. */

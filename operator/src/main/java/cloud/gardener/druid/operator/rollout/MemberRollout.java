@@ -56,9 +56,12 @@ import java.util.OptionalInt;
  *       outdated: the restart completes it): a member that is not ready first (it does not
  *       count toward quorum), then, only while the cluster is healthy and in sync, in roll
  *       order ({@link ClusterSnapshot#rollOrder}): followers from the highest ordinal down,
- *       the leader last, after leadership was moved to an updated member;
- *   <li>done, once this observation saw every wanted member vote; until then wait for the
- *       first that does not (its agent silent, unhealthy, or still a learner).
+ *       the leader last, after leadership was moved to an updated member; a change of the
+ *       etcd minor takes a full snapshot first, and a downgrade enables etcd's downgrade
+ *       before any member restarts ({@link EtcdVersionChange});
+ *   <li>done, once this observation saw every wanted member vote and etcd's cluster version is
+ *       the spec's minor ({@link EtcdVersionChange}); until then wait for the first that does
+ *       not (its agent silent, unhealthy, or still a learner).
  * </ol>
  *
  * <p>Pure: the decision depends on the snapshot and the desired members only; the caller
@@ -112,7 +115,8 @@ public final class MemberRollout {
     if (s.volumes().active().isPresent()) {
       return new Wait("the volume operation " + s.volumes().active().get().getType() + " to finish");
     }
-    return s.whyNotAllVote(null).<RolloutAction>map(Wait::new).orElseGet(Done::new);
+    return s.whyNotAllVote(null).or(() -> EtcdVersionChange.whyNotReached(s))
+        .<RolloutAction>map(Wait::new).orElseGet(Done::new);
   }
 
   private RolloutAction hibernate(ClusterSnapshot s) {
@@ -249,12 +253,17 @@ public final class MemberRollout {
     if (outdated.isEmpty()) {
       return Optional.empty();
     }
+    Optional<RolloutAction> downgrade = EtcdVersionChange.protocolStep(s);
+    if (downgrade.isPresent()) {
+      return downgrade;
+    }
     Optional<MemberObservation> notReady = outdated.stream().filter(m -> !m.ready()).findFirst();
     if (notReady.isPresent()) {
       MemberObservation m = notReady.get();
       EnumSet<RestartReason> reasons = reasons(s, desired, m);
       reasons.add(RestartReason.NOT_READY);
-      return Optional.of(new RestartMember(m.ordinal(), m.name(), reasons));
+      return Optional.of(new RestartMember(m.ordinal(), m.name(), reasons,
+          EtcdVersionChange.snapshotFirst(s, m)));
     }
     Optional<String> unsafe = health.whyNotSafeToRoll(s);
     if (unsafe.isPresent()) {
@@ -269,7 +278,8 @@ public final class MemberRollout {
             target.get().agent().orElseThrow().memberId(), target.get().name()));
       }
     }
-    return Optional.of(new RestartMember(next.ordinal(), next.name(), reasons(s, desired, next)));
+    return Optional.of(new RestartMember(next.ordinal(), next.name(), reasons(s, desired, next),
+        EtcdVersionChange.snapshotFirst(s, next)));
   }
 
   /**
@@ -288,6 +298,9 @@ public final class MemberRollout {
       }
       if (!EtcdConfigMapBuilder.checksum(s.etcd()).equals(m.configChecksum().orElse(null))) {
         reasons.add(RestartReason.ETCD_CONFIG_CHANGED);
+      }
+      if (m.podEtcdRelease().filter(EtcdDefaults.etcdRelease(s.etcd())::equals).isEmpty()) {
+        reasons.add(RestartReason.ETCD_VERSION_CHANGED);
       }
     }
     if (m.fileSystemResizePending()) {

@@ -2,6 +2,8 @@ package cloud.gardener.druid.operator.status;
 
 
 
+import cloud.gardener.druid.operator.agent.AgentView;
+import cloud.gardener.druid.operator.observe.EtcdVersionView;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.v1alpha1.Condition;
@@ -54,6 +56,11 @@ public final class EtcdStatusComputer {
     next.setReady(s.replicas() > 0 && Condition.find(conditions, ConditionTypes.ALL_MEMBERS_READY)
         .filter(c -> ConditionTypes.TRUE.equals(c.getStatus())).isPresent());
     next.setSelector(EtcdLabels.asSelectorString(EtcdLabels.memberSelector(s.etcd())));
+    AgentView.EtcdVersions versions = EtcdVersionView.of(s);
+    // a cluster version once known is kept while no voting member answers (admission reads it)
+    next.setEtcdClusterVersion(versions.cluster() != null ? versions.cluster()
+        : s.replicas() == 0 ? null : prev.getEtcdClusterVersion());
+    next.setEtcdDowngradeTarget(versions.downgradeTarget());
     next.setLastOperation(lastOperation);
     next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);
     next.setEtcd(prev.getEtcd());

@@ -44,9 +44,11 @@ final class MemberStatuses {
       s.setRole(knownRole(snapshot, m, s.getId(), prev));
       s.setAgentNotAnsweringSince(prev.map(EtcdMemberStatus::getAgentNotAnsweringSince)
           .orElse(now.toString()));
+      s.setEtcdVersion(prev.map(EtcdMemberStatus::getEtcdVersion).orElse(null));
     } else {
       m.agent().map(AgentView::memberId).ifPresent(s::setId);
       s.setRole(m.agent().map(AgentView::role).orElse(null));
+      s.setEtcdVersion(m.agent().map(a -> a.versions().member()).orElse(null));
     }
     boolean ready = m.ready();
     s.setStatus(ready ? READY : NOT_READY);

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.etcd;
 
+import cloud.gardener.druid.api.agent.Downgraded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
@@ -365,5 +366,41 @@ class RolloutExecutorTest {
     public void defragment(AgentEndpoint member) {
       agentCalls.add("defragment " + member.member());
     }
+
+    @Override
+    public String downgrade(AgentEndpoint via, Downgraded.Action action, String minor) {
+      agentCalls.add("downgrade " + action + " " + minor + " via " + via.member());
+      if (refuseDowngrade) {
+        throw new AgentException("etcd refused: invalid downgrade target version");
+      }
+      return minor + ".0";
+    }
+  }
+
+  boolean refuseDowngrade;
+
+  @Test
+  void aDowngradeTakesTheSnapshotThenValidatesAndEnablesThroughTheLeader() {
+    RolloutAction.Downgrade step = new RolloutAction.Downgrade(1, Downgraded.Action.ENABLE,
+        "3.5", java.util.OptionalInt.of(1));
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThat(executor.execute(s, step))
+        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(agentCalls).containsExactly("full snapshot via etcd-1 final=false",
+        "downgrade VALIDATE 3.5 via etcd-1", "downgrade ENABLE 3.5 via etcd-1");
+    assertThat(reasons()).containsExactly("FullSnapshotTaken", "EtcdDowngrade");
+  }
+
+  @Test
+  void aDowngradeEtcdRefusesRestartsNothingAndSaysWhy() {
+    refuseDowngrade = true;
+    RolloutExecutor.Outcome outcome = executor.execute(s, new RolloutAction.Downgrade(1,
+        Downgraded.Action.ENABLE, "3.5", java.util.OptionalInt.empty()));
+    assertThat(outcome).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThat(((RolloutExecutor.Outcome.Waiting) outcome).what())
+        .contains("invalid downgrade target version");
+    assertThat(agentCalls).containsExactly("downgrade VALIDATE 3.5 via etcd-1");
+    assertThat(requests).as("no pod touched").isEmpty();
+    assertThat(reasons()).containsExactly("EtcdDowngradeRefused");
   }
 }

@@ -34,9 +34,16 @@ public final class BenchmarkAccess implements AutoCloseable {
   }
 
   public Etcd createSample(String example, String name, int replicas) throws Exception {
+    return createSample(example, name, replicas, e -> { });
+  }
+
+  /** {@link #createSample} with {@code customize} applied before the create. */
+  public Etcd createSample(String example, String name, int replicas,
+      java.util.function.Consumer<Etcd> customize) throws Exception {
     Etcd etcd = ItSupport.load(example, namespace);
     etcd.getMetadata().setName(name);
     etcd.getSpec().setReplicas(replicas);
+    customize.accept(etcd);
     return client.resource(etcd).create();
   }
 

@@ -29,12 +29,14 @@ import java.util.TreeMap;
 final class RolloutRecorder implements AutoCloseable {
 
   private record Entry(BigInteger version, String kind, String action, HasMetadata object,
-      long receivedNanos) {
+      long receivedNanos, String clusterVersion) {
   }
 
   private final List<Entry> entries = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
   private final OperatorSettings settings;
+  /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
+  private volatile java.util.function.Supplier<String> clusterVersionProbe;
 
   private RolloutRecorder(OperatorSettings settings) {
     this.settings = settings;
@@ -73,11 +75,25 @@ final class RolloutRecorder implements AutoCloseable {
     };
   }
 
-  private synchronized void add(String kind, String action, HasMetadata object) {
-    BigInteger version = object == null ? BigInteger.valueOf(-1)
-        : new BigInteger(object.getMetadata().getResourceVersion());
-    entries.add(new Entry(version, kind, action,
-        object == null ? null : Serialization.clone(object), System.nanoTime()));
+  /**
+   * Also checks etcd's cluster version (from etcd, as {@code probe} reads it) each time a
+   * complete status arrives: it must be the spec's minor then.
+   */
+  RolloutRecorder probingClusterVersion(java.util.function.Supplier<String> probe) {
+    this.clusterVersionProbe = probe;
+    return this;
+  }
+
+  private void add(String kind, String action, HasMetadata object) {
+    var probe = clusterVersionProbe;
+    String cluster = probe != null && object instanceof Etcd etcd
+        && RolloutCompletion.isComplete(etcd) ? probe.get() : null;
+    synchronized (this) {
+      BigInteger version = object == null ? BigInteger.valueOf(-1)
+          : new BigInteger(object.getMetadata().getResourceVersion());
+      entries.add(new Entry(version, kind, action,
+          object == null ? null : Serialization.clone(object), System.nanoTime(), cluster));
+    }
   }
 
   /** One line per recorded change, for diagnostics. */
@@ -129,6 +145,12 @@ final class RolloutRecorder implements AutoCloseable {
       Etcd etcd = (Etcd) e.object();
       if (!RolloutCompletion.isComplete(etcd)) {
         continue;
+      }
+      String minor = etcd.getSpec().getEtcd().getVersion();
+      if (e.clusterVersion() != null && minor != null
+          && !e.clusterVersion().startsWith(minor + ".")) {
+        violations.add("rv " + e.version() + ": complete while etcd's cluster version is "
+            + e.clusterVersion() + ", not " + minor);
       }
       String desired = MemberPodBuilder.revision(etcd, settings);
       int replicas = etcd.getSpec().getReplicas();

@@ -47,7 +47,7 @@ class CompactionJobBuilderTest {
     var container = pod.getContainers().get(0);
     assertThat(container.getImage()).isEqualTo("example.org/druid:1");
     assertThat(container.getArgs()).containsExactly("agent", "compact", "--etcd-name=main",
-        "--data-dir=/var/etcd/data/compaction.etcd",
+        "--data-dir=/var/etcd/data/compaction.etcd", "--etcd-version=3.6.16",
         "--enable-snapshot-lease-renewal=true",
         "--full-snapshot-lease-name=main-full-snap",
         "--delta-snapshot-lease-name=main-delta-snap",

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.testing;
 
+import cloud.gardener.druid.api.member.EtcdRelease;
+import cloud.gardener.druid.operator.model.AgentArgs;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.DesiredMembers;
@@ -45,6 +47,8 @@ public final class FakeCluster {
     public boolean agentAnswers = true;
     /** The etcd configuration's checksum on the pod; null: the desired one. */
     public String configChecksum;
+    /** The etcd the pod runs (its agent's --etcd-version); null: the image's default. */
+    public EtcdRelease etcd;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -54,6 +58,9 @@ public final class FakeCluster {
   public final Etcd etcd;
   public final TreeMap<Integer, Member> members = new TreeMap<>();
   public String desiredPodRevision = "new";
+  /** etcd's cluster version and enabled downgrade as every agent reports them; null: unknown. */
+  public String clusterVersion;
+  public String downgradeTarget;
 
   public FakeCluster(Etcd etcd) {
     this.etcd = etcd;
@@ -102,10 +109,16 @@ public final class FakeCluster {
         ? Optional.of(pvc(names.pvc(i), volumeRevision)) : Optional.empty();
     Optional<AgentView> agent = m.podExists && m.ready && m.agentAnswers
         ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
-            membership))
+            membership, clusterVersion == null ? AgentView.EtcdVersions.UNKNOWN
+                : new AgentView.EtcdVersions(release(m).version(), clusterVersion,
+                    downgradeTarget)))
         : Optional.empty();
     return new MemberObservation(i, names.member(i), pod, pvc, agent,
         Optional.ofNullable(m.restoring));
+  }
+
+  private static EtcdRelease release(Member m) {
+    return m.etcd == null ? EtcdRelease.DEFAULT : m.etcd;
   }
 
   private String leaderId() {
@@ -122,6 +135,8 @@ public final class FakeCluster {
               m.configChecksum != null ? m.configChecksum : EtcdConfigMapBuilder.checksum(etcd))
           .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
         .endMetadata()
+        .withNewSpec().addNewContainer().withName("etcd").withArgs("agent",
+            AgentArgs.ETCD_VERSION + release(m).version()).endContainer().endSpec()
         .withNewStatus().withPodIP("127.0.0." + (ordinal + 1))
           .addNewCondition().withType("Ready").withStatus(m.ready ? "True" : "False")
           .endCondition().endStatus()

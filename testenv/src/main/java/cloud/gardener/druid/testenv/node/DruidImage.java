@@ -1,5 +1,6 @@
 package cloud.gardener.druid.testenv.node;
 
+import cloud.gardener.druid.testenv.etcd.EtcdBuilds;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,12 +53,15 @@ public final class DruidImage implements ImageRuntime {
 
   /**
    * Our image ships etcd beside the agent; here the agent finds the built etcd through
-   * {@code DRUID_ETCD_BIN_DIR}.
+   * {@code DRUID_ETCD_BIN_DIR} and every built etcd version through
+   * {@code DRUID_ETCD_VERSIONS_DIR} (a test that runs another minor builds it first with
+   * {@link EtcdBuilds#directory}).
    */
   @Override
   public Map<String, String> imageEnv() {
     return Map.of("DRUID_ETCD_BIN_DIR",
-        cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries.directory().toString());
+        cloud.gardener.druid.testenv.controlplane.ControlPlaneBinaries.directory().toString(),
+        "DRUID_ETCD_VERSIONS_DIR", EtcdBuilds.versionsDirectory().toString());
   }
 
   /** The fat jar this image runs, if it runs one. */

@@ -1,0 +1,50 @@
+package cloud.gardener.druid.agent.etcd;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The minor of an etcd binary, from its {@code --version} (asked once per binary), for the
+ * flags etcd renamed: 3.6 dropped the {@code experimental-} prefix of the compaction and
+ * warning flags (3.7 removed the old names), 3.5 knows only the prefixed ones.
+ */
+public final class EtcdBinaryVersion {
+
+  private static final Pattern VERSION = Pattern.compile("etcd Version: 3\\.(\\d+)\\.");
+  private static final Map<Path, Integer> MINORS = new ConcurrentHashMap<>();
+
+  private EtcdBinaryVersion() {
+  }
+
+  /** 5 for etcd 3.5.x; an etcd that does not say counts as the newest we know (7). */
+  public static int minor(Path etcd) {
+    return MINORS.computeIfAbsent(etcd.toAbsolutePath(), EtcdBinaryVersion::ask);
+  }
+
+  /** {@code name} as this etcd calls the flag: with {@code experimental-} before 3.6. */
+  public static String flag(Path etcd, String name) {
+    return "--" + (minor(etcd) < 6 ? "experimental-" : "") + name;
+  }
+
+  private static int ask(Path etcd) {
+    try {
+      Process p = new ProcessBuilder(etcd.toString(), "--version").redirectErrorStream(true)
+          .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor(10, TimeUnit.SECONDS);
+      Matcher m = VERSION.matcher(out);
+      return m.find() ? Integer.parseInt(m.group(1)) : 7;
+    } catch (IOException e) {
+      return 7;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 7;
+    }
+  }
+}

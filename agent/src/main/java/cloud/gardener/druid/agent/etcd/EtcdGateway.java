@@ -1,0 +1,103 @@
+package cloud.gardener.druid.agent.etcd;
+
+import cloud.gardener.druid.agent.tls.TlsContexts;
+import cloud.gardener.druid.agent.tls.TlsFiles;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * etcd's HTTP endpoints on its client URL: {@code /version} and the gRPC gateway
+ * ({@code /v3/...}, JSON), for the calls jetcd 0.8.5 does not have (promote, downgrade, the
+ * status fields of etcd 3.6). One HTTP client per member client, made on first use.
+ */
+final class EtcdGateway {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI endpoint;
+  private final Duration timeout;
+  private final HttpClient http;
+
+  EtcdGateway(URI endpoint, Optional<TlsFiles> tls, Duration timeout) {
+    this.endpoint = endpoint;
+    this.timeout = timeout;
+    HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+    if (tls.isPresent()) {
+      try {
+        builder.sslContext(TlsContexts.of(tls.get()));
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot load the etcd client TLS files: "
+            + e.getMessage(), e);
+      }
+    }
+    this.http = builder.build();
+  }
+
+  String get(String path, String what) throws EtcdException {
+    return send(HttpRequest.newBuilder(endpoint.resolve(path)).timeout(timeout).GET().build(),
+        what);
+  }
+
+  String post(String path, String json, String what) throws EtcdException {
+    return send(HttpRequest.newBuilder(endpoint.resolve(path)).timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), what);
+  }
+
+  private String send(HttpRequest request, String what) throws EtcdException {
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new EtcdException("cannot " + what + ": " + reason(response), null);
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new EtcdException("cannot " + what + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EtcdException("interrupted while trying to " + what, e);
+    }
+  }
+
+  /** etcd's own message of a refused gateway call ({"message": ...}), else the body. */
+  private static String reason(HttpResponse<String> response) {
+    return field(response.body(), "message").or(() -> field(response.body(), "error"))
+        .orElse("HTTP " + response.statusCode() + " " + response.body());
+  }
+
+  /** A top-level text field of a JSON body. */
+  static Optional<String> field(String body, String name) {
+    try {
+      JsonNode node = JSON.readTree(body);
+      return node != null && node.hasNonNull(name) ? Optional.of(node.get(name).asText())
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The downgrade target of a gateway status answer of etcd 3.6 or later
+   * ({"downgradeInfo": {"targetVersion": "3.6.0", "enabled": true}}), as a minor.
+   */
+  static Optional<String> downgradeTarget(String statusBody) {
+    try {
+      JsonNode info = JSON.readTree(statusBody).path("downgradeInfo");
+      if (!info.path("enabled").asBoolean(false)) {
+        return Optional.empty();
+      }
+      String target = info.path("targetVersion").asText("");
+      String[] parts = target.split("\\.");
+      return parts.length >= 2 ? Optional.of(parts[0] + "." + parts[1]) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -45,6 +45,12 @@ if [ -n "$context" ]; then
   bin_dir=$("$repo/testenv/controlplane/build.sh" | tail -n1)
   mkdir -p "$context"
   cp "$here/Containerfile" "$here/aot-train.sh" "$here/ClassFileUpgrade.java" "$jar" "$bin_dir/etcd" "$bin_dir/etcdutl" "$context/"
+  # every supported etcd minor, as the image keeps them: etcd-versions/etcd-v<version>/{etcd,etcdutl}
+  for minor in v3.5 v3.6 v3.7; do
+    d=$(bash "$repo/testenv/etcd/build.sh" "$minor" | tail -n1)
+    mkdir -p "$context/etcd-versions/$(basename "$d")"
+    cp "$d/etcd" "$d/etcdutl" "$context/etcd-versions/$(basename "$d")/"
+  done
   [ "$(basename "$jar")" = druid.jar ] || mv "$context/$(basename "$jar")" "$context/druid.jar"
   step "build context for images/Containerfile written to $context"
   echo "$context" >&3

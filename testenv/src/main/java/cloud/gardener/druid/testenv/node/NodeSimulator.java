@@ -197,6 +197,7 @@ public final class NodeSimulator implements AutoCloseable {
       List<Pod> ours = pods.getStore().list().stream()
           .filter(p -> config.nodeName().equals(p.getSpec().getNodeName()))
           .toList();
+      knownNames.addAll(PodDns.ownedNames(ours, services.getStore().list()));
       List<String> lines = PodDns.withGoneNames(PodDns.hostsLines(ours,
           services.getStore().list(), ips, p -> Optional.ofNullable(workers.get(
               p.getMetadata().getUid())).map(PodWorker::isReady).orElse(false)),

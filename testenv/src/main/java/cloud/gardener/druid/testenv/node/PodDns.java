@@ -61,6 +61,31 @@ public final class PodDns {
   }
 
   /**
+   * Every name the cluster DNS answers for as soon as its object exists, address or not: each
+   * pod's {@code <hostname>.<subdomain>} name from its binding on, each selector service's name.
+   * Added to the known names, such a name without a line resolves to the unreachable address
+   * until it has one, so that no lookup of a pod just created leaves the machine.
+   */
+  public static Set<String> ownedNames(Collection<Pod> pods, Collection<Service> services) {
+    Set<String> names = new TreeSet<>();
+    for (Pod pod : pods) {
+      String hostname = pod.getSpec().getHostname();
+      String subdomain = pod.getSpec().getSubdomain();
+      if (hostname != null && subdomain != null) {
+        names.addAll(names(hostname + "." + subdomain + "." + pod.getMetadata().getNamespace()));
+      }
+    }
+    for (Service service : services) {
+      Map<String, String> selector = service.getSpec().getSelector();
+      if (selector != null && !selector.isEmpty()) {
+        names.addAll(names(service.getMetadata().getName() + "."
+            + service.getMetadata().getNamespace()));
+      }
+    }
+    return names;
+  }
+
+  /**
    * {@code lines} plus, for every name in {@code known} that has no line now (its pod or its
    * last ready endpoint is gone), a line sending it to {@code unreachable}: a cluster DNS
    * answers for its names itself, so none may fall through to the machine's resolver. Adds the

@@ -34,6 +34,23 @@ class PodDnsTest {
             "127.10.0.1 a-0.a-peer.ns.svc", "127.10.0.3 a-1.a-peer.ns.svc");
   }
 
+  /**
+   * A pod bound here without an address yet, and a service without a ready endpoint, resolve
+   * to nowhere on this machine instead of falling through to its resolver.
+   */
+  @Test
+  void namesOfPodsWithoutAnAddressAndOfServicesWithoutEndpointsResolveToNowhere() {
+    Pod starting = pod("etcd-2", "u2");
+    Set<String> known = new java.util.HashSet<>(PodDns.ownedNames(List.of(ready, starting),
+        List.of(service("etcd-client", false))));
+    List<String> lines = PodDns.withGoneNames(PodDns.hostsLines(List.of(ready, starting),
+        List.of(service("etcd-client", false)), ips, p -> false), known, "127.10.255.254");
+    assertThat(lines).contains("127.10.0.1 etcd-0.etcd-peer.ns.svc",
+        "127.10.255.254 etcd-2.etcd-peer.ns.svc",
+        "127.10.255.254 etcd-2.etcd-peer.ns.svc.cluster.local",
+        "127.10.255.254 etcd-client.ns.svc");
+  }
+
   @Test
   void podNamesResolveToTheirAddressReadyOrNot() {
     List<String> lines = PodDns.hostsLines(List.of(ready, notReady), List.of(), ips, p -> false);

@@ -67,7 +67,7 @@ final class LoadClient implements AutoCloseable {
             failures.add(key + ": read back " + back);
           }
         } catch (Exception e) {
-          failures.add(key + ": " + e);
+          failures.add(key + ": " + e + " (via " + lastEndpoint + ")");
         }
         i++;
       }
@@ -75,6 +75,9 @@ final class LoadClient implements AutoCloseable {
     thread.setDaemon(true);
     thread.start();
   }
+
+  /** The endpoint the last request went to, for the failure message. */
+  private volatile String lastEndpoint = "the shared client";
 
   /** The KV client for the next request: the shared one, or the next ready endpoint's. */
   private io.etcd.jetcd.KV kv() {
@@ -88,6 +91,7 @@ final class LoadClient implements AutoCloseable {
     // "endpoint#incarnation": a recreated member gets a fresh connection, not one that is
     // still backing off from its predecessor's shutdown
     String key = ready.get((int) (turn.getAndIncrement() % ready.size()));
+    lastEndpoint = key;
     return perEndpoint.computeIfAbsent(key,
         k -> EtcdClients.connect(List.of(k.split("#", 2)[0]))).getKVClient();
   }

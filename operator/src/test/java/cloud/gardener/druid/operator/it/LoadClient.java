@@ -81,11 +81,9 @@ final class LoadClient implements AutoCloseable {
 
   /** The KV client for the next request: the shared one, or the next ready endpoint's. */
   private io.etcd.jetcd.KV kv() {
-    if (service == null) {
-      return client.getKVClient();
-    }
-    List<String> ready = service.get();
+    List<String> ready = service == null ? List.of() : service.get();
     if (ready.isEmpty()) {
+      lastEndpoint = "the shared client";
       return client.getKVClient();
     }
     // "endpoint#incarnation": a recreated member gets a fresh connection, not one that is

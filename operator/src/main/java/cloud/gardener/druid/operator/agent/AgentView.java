@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.agent.Membership;
 import java.util.List;
 
 /**
@@ -22,9 +23,5 @@ public record AgentView(String memberId, String clusterId, String role, String l
 
   public boolean isLearner() {
     return "Learner".equals(role);
-  }
-
-  /** One entry of etcd's member list. */
-  public record Membership(String id, String name, boolean learner) {
   }
 }

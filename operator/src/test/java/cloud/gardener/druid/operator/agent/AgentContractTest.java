@@ -109,8 +109,8 @@ class AgentContractTest {
             new Membership("b2", "etcd-main-1", true)))));
     assertThat(report.restoring()).isEmpty();
     assertThat(report.view()).contains(new AgentView("b2", "c1", "Learner", "a1", 6, true,
-        List.of(new AgentView.Membership("a1", "etcd-main-0", false),
-            new AgentView.Membership("b2", "etcd-main-1", true))));
+        List.of(new Membership("a1", "etcd-main-0", false),
+            new Membership("b2", "etcd-main-1", true))));
 
     AgentReport listless = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
         "Successful", null, null, learner, null)));

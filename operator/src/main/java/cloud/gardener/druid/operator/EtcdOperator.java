@@ -130,7 +130,8 @@ public final class EtcdOperator implements AutoCloseable {
       watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(15));
     });
-    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock, events);
+    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, rolloutExecutor, clock,
+        events);
     operator.register(tasks, c -> watch(c, options));
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));

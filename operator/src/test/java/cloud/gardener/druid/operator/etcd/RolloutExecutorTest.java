@@ -1,10 +1,12 @@
 package cloud.gardener.druid.operator.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.agent.BackgroundCalls;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -23,6 +25,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,6 +62,8 @@ class RolloutExecutorTest {
   /** Pods a DELETE only marks terminating instead of removing. */
   boolean podsLinger;
   final List<String> deleteBodies = new ArrayList<>();
+  /** Whether the fake agents' full snapshots fail. */
+  volatile boolean snapshotFails;
 
   @BeforeEach
   void start() throws IOException {
@@ -113,7 +118,7 @@ class RolloutExecutorTest {
     executor = new RolloutExecutor(client, new FakeAgents(),
         new OperatorSettings("etcd-druid:test", null),
         new EventRecorder(client, EventRecorder.COMPONENT),
-        new BackgroundSnapshots(Runnable::run, System::nanoTime), Duration.ZERO);
+        new BackgroundCalls(Runnable::run, Clock.systemUTC()), Duration.ZERO);
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
     for (int i = 0; i < 4; i++) {
       c.add(i, "new").role = i == 1 ? "Leader" : "Member";
@@ -273,6 +278,32 @@ class RolloutExecutorTest {
   }
 
   @Test
+  void aFailedFullSnapshotIsThrownOnceAndTheNextStepTakesItAgain() {
+    RolloutAction.TakeFullSnapshot step = new RolloutAction.TakeFullSnapshot(1,
+        operation(VolumeOperation.Kind.REPLACE, VolumeOperation.PHASE_SNAPSHOTTED));
+    snapshotFails = true;
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThatThrownBy(() -> executor.execute(s, step))
+        .isInstanceOf(AgentClient.AgentException.class).hasMessage("no leader");
+    snapshotFails = false;
+    assertThat(executor.execute(s, step)).as("asks anew")
+        .isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Done.class);
+    assertThat(agentCalls).hasSize(2);
+  }
+
+  @Test
+  void aDefragmentationStepForATaskGoesThroughTheMembersAgentAndNamesTheTask() {
+    executor.forTask("defrag-1", Duration.ofSeconds(30))
+        .execute(s, new RolloutAction.Defragment(2, "etcd-2"));
+    assertThat(agentCalls).containsExactly("defragment etcd-2");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.getReason()).isEqualTo("MemberDefragmented");
+      assertThat(e.getMessage()).startsWith("EtcdOpsTask defrag-1: ").contains("etcd-2");
+    });
+  }
+
+  @Test
   void hibernationTakesTheFinalSnapshotThenDeletesEveryPod() {
     VolumeOperation record = operation(VolumeOperation.Kind.HIBERNATE_DELETE_VOLUMES,
         VolumeOperation.PHASE_SNAPSHOTTED);
@@ -353,6 +384,9 @@ class RolloutExecutorTest {
     @Override
     public long fullSnapshot(AgentEndpoint leader, boolean isFinal) {
       agentCalls.add("full snapshot via " + leader.member() + " final=" + isFinal);
+      if (snapshotFails) {
+        throw new AgentClient.AgentException("no leader");
+      }
       return 42;
     }
 

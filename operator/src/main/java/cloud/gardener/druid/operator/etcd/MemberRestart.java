@@ -46,7 +46,7 @@ final class MemberRestart {
         events.normal(etcd, "MemberUpdating", action.describe());
         if (!pods.delete(ns, member)) {
           // another pod holds the name since the observation: the next one decides about it
-          return new RolloutExecutor.Outcome.Done(Optional.empty());
+          return new RolloutExecutor.Outcome.Done();
         }
       }
       if (!pods.gone(ns, action.name(), observed.get().getMetadata().getUid(), podGoneWait)) {
@@ -57,6 +57,6 @@ final class MemberRestart {
         EtcdDefaults.replicas(etcd)));
     events.normal(etcd, "MemberRestarted", "started member " + action.name()
         + " again from the desired spec (" + RestartReason.describe(action.reasons()) + ")");
-    return new RolloutExecutor.Outcome.Done(Optional.empty());
+    return new RolloutExecutor.Outcome.Done();
   }
 }

@@ -14,6 +14,7 @@ import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
+import cloud.gardener.druid.operator.status.VolumeRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,6 +39,7 @@ public final class RolloutExecutor {
   private final OperatorSettings settings;
   private final EventRecorder events;
   private final BackgroundCalls snapshotCalls;
+  private final VolumeRecorder volumes;
   private final MemberPods pods;
   private final MemberRestart restarts;
   private final MemberMetadata metadata;
@@ -45,17 +47,19 @@ public final class RolloutExecutor {
   private final String eventPrefix;
 
   public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      EventRecorder events) {
-    this(client, agents, settings, events, BackgroundCalls.onThreads(SNAPSHOT_THREADS,
+      EventRecorder events, VolumeRecorder volumes) {
+    this(client, agents, settings, events, volumes, BackgroundCalls.onThreads(SNAPSHOT_THREADS,
         "full-snapshot", Clock.systemUTC()), MemberRestart.POD_GONE_WAIT);
   }
 
   RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      EventRecorder events, BackgroundCalls snapshotCalls, Duration podGoneWait) {
+      EventRecorder events, VolumeRecorder volumes, BackgroundCalls snapshotCalls,
+      Duration podGoneWait) {
     this.client = client;
     this.agents = agents;
     this.settings = settings;
     this.events = events;
+    this.volumes = volumes;
     this.snapshotCalls = snapshotCalls;
     this.pods = new MemberPods(client);
     this.restarts = new MemberRestart(pods, settings, events, podGoneWait);
@@ -69,6 +73,7 @@ public final class RolloutExecutor {
     this.settings = of.settings;
     this.events = of.events;
     this.snapshotCalls = of.snapshotCalls;
+    this.volumes = of.volumes;
     this.pods = of.pods;
     this.restarts = of.restarts;
     this.metadata = of.metadata;
@@ -87,8 +92,8 @@ public final class RolloutExecutor {
   /** What executing a step did. */
   public sealed interface Outcome {
 
-    /** The step is done; {@code recorded} is the volume operation to record, if any. */
-    record Done(Optional<VolumeOperation> recorded) implements Outcome {
+    /** The step is done (a volume operation it records is written: {@link VolumeRecorder}). */
+    record Done() implements Outcome {
     }
 
     /**
@@ -124,7 +129,7 @@ public final class RolloutExecutor {
     }
 
     private Outcome done() {
-      return new Outcome.Done(Optional.empty());
+      return new Outcome.Done();
     }
 
     private Outcome done(String reason, RolloutAction action) {
@@ -200,7 +205,8 @@ public final class RolloutExecutor {
     @Override
     public Outcome recordVolumeOperation(RolloutAction.RecordVolumeOperation action) {
       event(etcd, "VolumeOperation", action.describe());
-      return new Outcome.Done(Optional.of(action.operation()));
+      volumes.record(etcd, action.operation());
+      return done();
     }
 
     @Override
@@ -227,7 +233,8 @@ public final class RolloutExecutor {
     public Outcome deleteVolumes(RolloutAction.DeleteVolumes action) {
       event(etcd, "VolumesDeleted", action.describe());
       action.pvcNames().forEach(this::deleteClaim);
-      return new Outcome.Done(Optional.of(action.then()));
+      volumes.record(etcd, action.then());
+      return done();
     }
 
     @Override
@@ -258,7 +265,8 @@ public final class RolloutExecutor {
     then.setSnapshotRevision(revision.getAsLong());
     event(etcd, "FullSnapshotTaken", "full snapshot at revision " + revision.getAsLong()
         + " taken before volumes are changed");
-    return new Outcome.Done(Optional.of(then));
+    volumes.record(etcd, then);
+    return new Outcome.Done();
   }
 
   private Outcome hibernate(ClusterSnapshot s, RolloutAction.Hibernate h) {
@@ -289,8 +297,9 @@ public final class RolloutExecutor {
               + " kept");
     }
     h.ordinals().forEach(i -> deletePod(s, i));
+    record.ifPresent(op -> volumes.record(etcd, op));
     event(etcd, "Hibernating", h.describe());
-    return new Outcome.Done(record);
+    return new Outcome.Done();
   }
 
   /**

@@ -6,6 +6,7 @@ import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
+import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.agent.tls.TlsFiles;
@@ -141,25 +142,8 @@ public final class AgentOptions {
       + "every caller (tests only; refused together with --server-tls-dir).")
   boolean insecureApi;
 
-  @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", description = "Backup"
-      + " store provider. Default: none, no backups.")
-  StoreConfig.Provider storeProvider;
-
-  @Option(names = "--store-container", paramLabel = "BUCKET|CONTAINER|DIR",
-      description = "Bucket (S3, GCS), blob container (ABS) or directory (Local). Default: /var/etcd/backup.")
-  String storeContainer;
-
-  @Option(names = "--store-prefix", paramLabel = "PREFIX", description = "Prefix of the"
-      + " backups in the container. Default: <namespace>--<etcd>.")
-  String storePrefix;
-
-  @Option(names = "--store-endpoint-override", paramLabel = "URL", description = "Endpoint of"
-      + " an S3-compatible store. Default: the provider's, or the secret's endpoint key.")
-  URI storeEndpointOverride;
-
-  @Option(names = "--store-secret-dir", paramLabel = "DIR", description = "The store secret's"
-      + " keys as files, as upstream's secret carries them (docs/backup-stores.md). Default: none.")
-  Path storeSecretDir;
+  @Mixin
+  StoreOptions store = new StoreOptions();
 
   @Option(names = "--full-snapshot-schedule", paramLabel = "CRON", defaultValue = "0 */1 * * *",
       description = "Cron schedule of full snapshots (default: ${DEFAULT-VALUE}).")
@@ -318,17 +302,7 @@ public final class AgentOptions {
   }
 
   private Optional<StoreConfig> store(String etcd) {
-    if (storeProvider == null) {
-      return Optional.empty();
-    }
-    String defaultContainer = storeProvider == StoreConfig.Provider.Local
-        ? "/var/etcd/backup" : null;
-    StoreConfig store = new StoreConfig(storeProvider,
-        storeContainer != null ? storeContainer : defaultContainer,
-        storePrefix != null ? storePrefix : namespace + "--" + etcd,
-        Optional.ofNullable(storeEndpointOverride), Optional.ofNullable(storeSecretDir));
-    store.validate("");
-    return Optional.of(store);
+    return store.store("/var/etcd/backup", namespace + "--" + etcd);
   }
 
   private static Optional<TlsFiles> tls(Path dir, boolean caRequired) {

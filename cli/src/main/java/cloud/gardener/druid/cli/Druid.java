@@ -9,6 +9,7 @@ import cloud.gardener.druid.cli.shared.Version;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,12 +37,23 @@ public final class Druid implements Runnable {
 
   /**
    * A subcommand of druid: its {@code @Command} class (which names it); {@code readsTheTree}
-   * when it works on the whole command tree (help, completion), so it never runs alone.
+   * when it works on the whole command tree (help, completion), so it never runs alone;
+   * {@code factory}, when not null, makes the command (one that takes what its registrant
+   * hands it), else picocli does.
    */
-  public record Subcommand(Class<?> type, boolean readsTheTree) {
+  public record Subcommand(Class<?> type, boolean readsTheTree, Supplier<?> factory) {
+
+    public Subcommand(Class<?> type, boolean readsTheTree) {
+      this(type, readsTheTree, null);
+    }
 
     String name() {
       return type.getAnnotation(Command.class).name();
+    }
+
+    /** What picocli's addSubcommand takes: the command made by the factory, or the class. */
+    Object command() {
+      return factory == null ? type : factory.get();
     }
   }
 
@@ -125,7 +137,7 @@ public final class Druid implements Runnable {
   private static CommandLine configured(List<Subcommand> subcommands) {
     CommandLine cli = new CommandLine(new Druid());
     for (Subcommand sub : subcommands) {
-      cli.addSubcommand(sub.type());
+      cli.addSubcommand(sub.command());
     }
     return cli.setCaseInsensitiveEnumValuesAllowed(true)
         .setExecutionExceptionHandler(new ErrorHandler());

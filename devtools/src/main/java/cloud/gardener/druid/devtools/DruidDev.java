@@ -17,7 +17,8 @@ public final class DruidDev {
 
   /** druid's subcommands with local after ctl and bench after plugin, in the order of usage. */
   public static final List<Subcommand> SUBCOMMANDS = Druid.withSubcommand(
-      Druid.withSubcommand(Druid.SUBCOMMANDS, "ctl", new Subcommand(LocalCommand.class, false)),
+      Druid.withSubcommand(Druid.SUBCOMMANDS, "ctl", new Subcommand(LocalCommand.class,
+          false, () -> new LocalCommand(DruidDev.class))),
       "plugin", new Subcommand(BenchCommand.class, false));
 
   private DruidDev() {

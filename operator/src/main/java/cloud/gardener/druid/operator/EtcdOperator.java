@@ -28,6 +28,7 @@ import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.EtcdOpsTaskReconciler;
 import cloud.gardener.druid.operator.task.VolumeHandshake;
+import cloud.gardener.druid.operator.status.VolumeRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -117,10 +118,12 @@ public final class EtcdOperator implements AutoCloseable {
         new RoleBindingComponent(client, caches), new LeaseComponent(client, caches),
         new DisruptionBudgetComponent(client, caches), new ServicesComponent(client, caches),
         new ConfigMapComponent(client, caches));
+    VolumeRecorder volumes = new VolumeRecorder(client);
     EtcdObserver observer = new EtcdObserver(client, agents, agentCalls, clock,
-        VolumeHandshake.source(client), caches);
-    this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events);
-    EtcdReconciler reconciler = new EtcdReconciler(client, components, observer,
+        VolumeHandshake.source(client), volumes, caches);
+    this.rolloutExecutor = new RolloutExecutor(client, agents, options.settings(), events,
+        volumes);
+    EtcdReconciler reconciler = new EtcdReconciler(client, components, observer, volumes,
         new MemberRollout(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)),
         rolloutExecutor,
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events,
@@ -130,7 +133,8 @@ public final class EtcdOperator implements AutoCloseable {
       watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(15));
     });
-    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, clock, events);
+    this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, rolloutExecutor, clock,
+        events);
     operator.register(tasks, c -> watch(c, options));
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));

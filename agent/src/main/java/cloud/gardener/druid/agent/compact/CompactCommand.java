@@ -3,6 +3,7 @@ package cloud.gardener.druid.agent.compact;
 import cloud.gardener.druid.agent.config.EtcdBinDirOption;
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.lease.LeaseClient;
 import cloud.gardener.druid.agent.restore.RestoreException;
@@ -47,26 +48,8 @@ public final class CompactCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", required = true,
-      description = "Backup store: Local, S3, GCS or ABS.")
-  StoreConfig.Provider storeProvider;
-
-  @Option(names = "--store-container", paramLabel = "BUCKET|CONTAINER|DIR", required = true,
-      description = "Bucket (S3, GCS), blob container (ABS) or directory (Local).")
-  String storeContainer;
-
-  @Option(names = "--store-prefix", paramLabel = "PREFIX", required = true,
-      description = "Prefix of the backups.")
-  String storePrefix;
-
-  @Option(names = "--store-endpoint-override", paramLabel = "URL",
-      description = "Endpoint of an S3-compatible store or an emulator; default: the "
-          + "provider's.")
-  URI storeEndpointOverride;
-
-  @Option(names = "--store-secret-dir", paramLabel = "DIR",
-      description = "The store secret's keys as files (docs/backup-stores.md).")
-  Path storeSecretDir;
+  @Mixin
+  StoreOptions storeOptions = new StoreOptions();
 
   @Option(names = "--etcd-name", paramLabel = "ETCD", required = true,
       description = "The Etcd whose backups these are: a store whose identity marker names "
@@ -107,11 +90,10 @@ public final class CompactCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    StoreConfig store = new StoreConfig(storeProvider, storeContainer, storePrefix,
-        Optional.ofNullable(storeEndpointOverride), Optional.ofNullable(storeSecretDir));
+    StoreConfig store;
     Duration timeout;
     try {
-      store.validate("");
+      store = storeOptions.required();
       timeout = GoDuration.parse(snapshotTimeout).toDuration();
       if (timeout.isZero() || timeout.isNegative()) {
         throw new IllegalArgumentException("--etcd-snapshot-timeout must be positive");

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.copy;
 
+import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreConfig;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -39,27 +41,9 @@ public final class CopyCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--store-provider", paramLabel = "Local|S3|GCS|ABS", required = true,
-      description = "Target store: Local, S3, GCS or ABS.")
-  StoreConfig.Provider storeProvider;
-
-  @Option(names = "--store-container", paramLabel = "BUCKET|CONTAINER|DIR", required = true,
-      description = "Target bucket (S3, GCS), blob container (ABS) or directory (Local).")
-  String storeContainer;
-
-  @Option(names = "--store-prefix",
-      paramLabel = "PREFIX", required = true, description = "Target prefix.")
-  String storePrefix;
-
-  @Option(names = "--store-endpoint-override", paramLabel = "URL",
-      description = "Target endpoint (an "
-      + "S3-compatible server or an emulator); default: the provider's.")
-  URI storeEndpointOverride;
-
-  @Option(names = "--store-secret-dir", paramLabel = "DIR",
-      description = "The target store secret's keys as "
-      + "files, as upstream's secret carries them (docs/backup-stores.md).")
-  Path storeSecretDir;
+  /** The target store. */
+  @Mixin
+  StoreOptions target = new StoreOptions();
 
   @Option(names = "--source-store-provider", paramLabel = "Local|S3|GCS|ABS",
       required = true,
@@ -144,12 +128,11 @@ public final class CopyCommand implements Callable<Integer> {
     }
     StoreConfig sourceStore = store(sourceProvider, sourceContainer, sourcePrefix,
         sourceEndpointOverride, sourceSecretDir);
-    StoreConfig targetStore = store(storeProvider, storeContainer, storePrefix,
-        storeEndpointOverride, storeSecretDir);
+    StoreConfig targetStore;
     SourceOwner owner;
     try {
       sourceStore.validate("source-");
-      targetStore.validate("");
+      targetStore = target.required();
       owner = new SourceOwner(Optional.ofNullable(namespace).filter(n -> !n.isBlank()),
           Optional.ofNullable(sourceEtcd).map(SourceOwner::parseEtcd));
     } catch (IllegalArgumentException e) {

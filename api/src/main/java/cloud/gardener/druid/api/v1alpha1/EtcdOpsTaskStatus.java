@@ -24,6 +24,8 @@ public class EtcdOpsTaskStatus {
 
   private List<LastError> lastErrors;
 
+  @JsonPropertyDescription("type: Admit, Execution or Cleanup; state: InProgress, Completed or"
+      + " Failed.")
   private OpsTaskLastOperation lastOperation;
 
   /** Succeeded, Failed or Rejected: nothing more happens but the deletion after the TTL. */

@@ -37,6 +37,8 @@ public class EtcdStatus {
 
   private List<LastError> lastErrors;
 
+  @JsonPropertyDescription("type: Create, Reconcile or Delete; state: Processing, Succeeded,"
+      + " Error or Requeue.")
   private LastOperation lastOperation;
 
   private List<EtcdMemberStatus> members;

@@ -17,6 +17,21 @@ public final class LocalCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  private final Class<?> main;
+
+  /**
+   * @param main the main class of the jar that has this command, which {@code local up
+   *     --detach} runs again in the background (handed in by the entry point that registers
+   *     this command, so that this package does not depend on it)
+   */
+  public LocalCommand(Class<?> main) {
+    this.main = main;
+  }
+
+  Class<?> main() {
+    return main;
+  }
+
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());

@@ -25,11 +25,8 @@ final class LocalUpCommand implements Callable<Integer> {
 
   private static final Duration DETACHED_START_TIMEOUT = Duration.ofMinutes(30);
 
-  /**
-   * The main class of the developer jar, which has this command (DruidDev): named, not
-   * referenced, so that this package does not depend on the entry point that registers it.
-   */
-  static final String DEVELOPER_MAIN = "cloud.gardener.druid.devtools.DruidDev";
+  @CommandLine.ParentCommand
+  LocalCommand parent;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -106,7 +103,7 @@ final class LocalUpCommand implements Callable<Integer> {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path")));
     passThroughProperties(command);
-    command.addAll(List.of(DEVELOPER_MAIN, "local", "up", "--dir",
+    command.addAll(List.of(parent.main().getName(), "local", "up", "--dir",
         state.path().toString()));
     if (images) {
       command.add("--images");

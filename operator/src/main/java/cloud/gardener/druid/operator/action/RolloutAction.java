@@ -9,7 +9,11 @@ import java.util.Set;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-/** The one next step the roll of an Etcd's members takes; executed, then observed again. */
+/**
+ * The one next step a roll through an Etcd's members takes, executed, then observed again:
+ * the rollout's ({@code rollout.MemberRollout}, {@code volume.VolumeFlow}) and an on-demand
+ * defragmentation's ({@code task.DefragmentPlan}), one family executed by one executor.
+ */
 public sealed interface RolloutAction {
 
   /** Human-readable description, used in events and lastOperation. */
@@ -58,6 +62,8 @@ public sealed interface RolloutAction {
     R deleteVolumes(DeleteVolumes action);
 
     R expandVolumes(ExpandVolumes action);
+
+    R defragment(Defragment action);
   }
 
   /** Nothing to do: every member is as desired. */
@@ -183,7 +189,7 @@ public sealed interface RolloutAction {
     }
   }
 
-  /** Move etcd leadership away from the leader before it is updated. */
+  /** Move etcd leadership away from the leader before it is updated or defragmented. */
   record MoveLeader(int fromOrdinal, String fromName, String toMemberId, String toName)
       implements RolloutAction {
     public <R> R accept(Handler<R> handler) {
@@ -323,6 +329,17 @@ public sealed interface RolloutAction {
 
     public String describe() {
       return "expanding volumes of members " + ordinals;
+    }
+  }
+
+  /** Defragment one member through its agent (its etcd blocks while it runs). */
+  record Defragment(int ordinal, String name) implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.defragment(this);
+    }
+
+    public String describe() {
+      return "defragmenting member " + name;
     }
   }
 }

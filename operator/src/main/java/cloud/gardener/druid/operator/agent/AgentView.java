@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.agent.Membership;
 import java.util.List;
 
 /**
@@ -39,9 +40,5 @@ public record AgentView(String memberId, String clusterId, String role, String l
    */
   public record EtcdVersions(String member, String cluster, String downgradeTarget) {
     public static final EtcdVersions UNKNOWN = new EtcdVersions(null, null, null);
-  }
-
-  /** One entry of etcd's member list. */
-  public record Membership(String id, String name, boolean learner) {
   }
 }

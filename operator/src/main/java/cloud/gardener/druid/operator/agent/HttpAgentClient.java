@@ -168,8 +168,7 @@ public final class HttpAgentClient implements AgentClient {
     boolean healthy = !leaderId.isEmpty() && !"0".equals(leaderId);
     return new AgentView(Objects.toString(etcd.id(), ""),
         Objects.toString(etcd.clusterId(), ""), role, leaderId, etcd.raftIndex(), healthy,
-        members == null ? List.of() : members.stream().map(m -> new AgentView.Membership(
-            m.id(), m.name(), m.learner())).toList(),
+        members == null ? List.of() : List.copyOf(members),
         new AgentView.EtcdVersions(etcd.etcdVersion(), etcd.clusterVersion(),
             etcd.downgradeTarget()));
   }

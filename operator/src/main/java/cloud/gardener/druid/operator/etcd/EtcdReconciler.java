@@ -4,7 +4,6 @@ import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.Finalizers;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
-import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.model.DesiredMembers;
@@ -15,6 +14,7 @@ import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.status.EtcdStatusComputer;
 import cloud.gardener.druid.operator.status.StatusWriter;
+import cloud.gardener.druid.operator.status.VolumeRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -66,9 +66,11 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final UpstreamFieldEvents upstreamFieldEvents;
   private final OperatorSettings settings;
   private final OwnedCaches caches;
+  private final VolumeRecorder volumes;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
-      EtcdObserver observer, MemberRollout rollout, RolloutExecutor executor,
+      EtcdObserver observer, VolumeRecorder volumes, MemberRollout rollout,
+      RolloutExecutor executor,
       EtcdCleanup cleanup, boolean autoReconcile, Clock clock, EventRecorder events,
       OperatorSettings settings, OwnedCaches caches) {
     this.client = client;
@@ -85,6 +87,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.upstreamFieldEvents = new UpstreamFieldEvents(events);
     this.settings = settings;
     this.caches = caches;
+    this.volumes = volumes;
   }
 
   @Override
@@ -106,12 +109,9 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     ClusterSnapshot after = step.filter(Step::changedNothing).map(Step::observed)
         .orElseGet(() -> step.isPresent() ? observer.observeFresh(etcd)
             : observer.observe(etcd));
-    VolumeOperation volumeOperation = step.flatMap(Step::recorded)
-        .orElse(after.volumes().recorded().orElse(null));
-    Etcd written = statusWriter.decideAndWrite(etcd, e -> EtcdStatusComputer.compute(
-        after, desired, e.getStatus(), observedGeneration, op.lastOperation(), op.errors(),
-        volumeOperation));
-    observer.wroteStatus(written);
+    Etcd written = statusWriter.decideAndWrite(volumes.latest(etcd), e -> EtcdStatusComputer
+        .compute(after, desired, e.getStatus(), observedGeneration, op.lastOperation(),
+            op.errors()));
     EtcdStatus status = written.getStatus();
     volumeEvents.announce(etcd, status);
     upstreamFieldEvents.announce(etcd, status);
@@ -131,11 +131,10 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   }
 
   /**
-   * The rollout step taken, the cluster as observed right before it, the volume operation it
-   * asks to record, and whether it changed nothing (done, or waiting without a change).
+   * The rollout step taken, the cluster as observed right before it, and whether it changed
+   * nothing (done, or waiting without a change).
    */
-  private record Step(RolloutAction action, ClusterSnapshot observed,
-      Optional<VolumeOperation> recorded, boolean changedNothing) {
+  private record Step(RolloutAction action, ClusterSnapshot observed, boolean changedNothing) {
   }
 
   /**
@@ -165,21 +164,19 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       outcome = executor.execute(before, action);
     } catch (RuntimeException e) {
       op.error("ERR_ROLLOUT", action.describe() + " failed: " + e.getMessage());
-      return Optional.of(new Step(action, before, Optional.empty(), false));
+      return Optional.of(new Step(action, before, false));
     }
     if (outcome instanceof RolloutExecutor.Outcome.Waiting w) {
       op.processing(action.describe() + ": waiting for " + w.what());
-      return Optional.of(new Step(action, before, Optional.empty(), !w.changed()));
+      return Optional.of(new Step(action, before, !w.changed()));
     }
-    Optional<VolumeOperation> recorded = ((RolloutExecutor.Outcome.Done) outcome).recorded();
     StepHook.executed(etcd, action);
     if (action instanceof RolloutAction.Done) {
       op.succeeded("Etcd reconciled: " + action.describe());
     } else {
       op.processing(action.describe());
     }
-    return Optional.of(new Step(action, before, recorded,
-        action instanceof RolloutAction.Done));
+    return Optional.of(new Step(action, before, action instanceof RolloutAction.Done));
   }
 
   private void removeReconcileAnnotation(Etcd etcd) {
@@ -209,6 +206,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(STEP_REQUEUE.toMillis());
     }
     observer.forget(etcd);
+    volumes.forget(etcd);
     validation.forget(etcd);
     return DeleteControl.defaultDelete();
   }

@@ -3,8 +3,10 @@ package cloud.gardener.druid.operator.etcd;
 import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.agent.BackgroundCalls;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.LeaseBuilder;
@@ -13,48 +15,86 @@ import cloud.gardener.druid.operator.model.MemberVolumeBuilder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.status.VolumeRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Carries out one {@link RolloutAction} against the API server and the agents. */
+/**
+ * Carries out one {@link RolloutAction} against the API server and the agents: the Etcd
+ * reconciler's rollout steps and, {@link #forTask for a task}, an on-demand defragmentation's.
+ */
 public final class RolloutExecutor {
 
   static final Duration FULL_SNAPSHOT_TIMEOUT = Duration.ofMinutes(15);
+  /** Full snapshots running at a time, over every Etcd. */
+  static final int SNAPSHOT_THREADS = 8;
 
   private final KubernetesClient client;
   private final AgentClient agents;
   private final OperatorSettings settings;
   private final EventRecorder events;
-  private final BackgroundSnapshots snapshotRuns;
+  private final BackgroundCalls snapshotCalls;
+  private final VolumeRecorder volumes;
+  private final MemberPods pods;
   private final MemberRestart restarts;
   private final MemberMetadata metadata;
+  /** Starts every event's message: empty for the rollout, the task for a task's steps. */
+  private final String eventPrefix;
 
   public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      EventRecorder events) {
-    this(client, agents, settings, events, new BackgroundSnapshots(), MemberRestart.POD_GONE_WAIT);
+      EventRecorder events, VolumeRecorder volumes) {
+    this(client, agents, settings, events, volumes, BackgroundCalls.onThreads(SNAPSHOT_THREADS,
+        "full-snapshot", Clock.systemUTC()), MemberRestart.POD_GONE_WAIT);
   }
 
   RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      EventRecorder events, BackgroundSnapshots snapshotRuns, Duration podGoneWait) {
+      EventRecorder events, VolumeRecorder volumes, BackgroundCalls snapshotCalls,
+      Duration podGoneWait) {
     this.client = client;
     this.agents = agents;
     this.settings = settings;
     this.events = events;
-    this.snapshotRuns = snapshotRuns;
-    this.restarts = new MemberRestart(client, settings, events, podGoneWait);
+    this.volumes = volumes;
+    this.snapshotCalls = snapshotCalls;
+    this.pods = new MemberPods(client);
+    this.restarts = new MemberRestart(pods, settings, events, podGoneWait);
     this.metadata = new MemberMetadata(client, settings, events);
+    this.eventPrefix = "";
+  }
+
+  private RolloutExecutor(RolloutExecutor of, AgentClient agents, String eventPrefix) {
+    this.client = of.client;
+    this.agents = agents;
+    this.settings = of.settings;
+    this.events = of.events;
+    this.snapshotCalls = of.snapshotCalls;
+    this.volumes = of.volumes;
+    this.pods = of.pods;
+    this.restarts = of.restarts;
+    this.metadata = of.metadata;
+    this.eventPrefix = eventPrefix;
+  }
+
+  /**
+   * This executor for the steps of EtcdOpsTask {@code task}: agent calls may take up to
+   * {@code agentTimeout} and every event names the task.
+   */
+  public RolloutExecutor forTask(String task, Duration agentTimeout) {
+    return new RolloutExecutor(this, agents.withActionTimeout(agentTimeout),
+        "EtcdOpsTask " + task + ": ");
   }
 
   /** What executing a step did. */
   public sealed interface Outcome {
 
-    /** The step is done; {@code recorded} is the volume operation to record, if any. */
-    record Done(Optional<VolumeOperation> recorded) implements Outcome {
+    /** The step is done (a volume operation it records is written: {@link VolumeRecorder}). */
+    record Done() implements Outcome {
     }
 
     /**
@@ -90,7 +130,12 @@ public final class RolloutExecutor {
     }
 
     private Outcome done() {
-      return new Outcome.Done(Optional.empty());
+      return new Outcome.Done();
+    }
+
+    private Outcome done(String reason, RolloutAction action) {
+      event(etcd, reason, action.describe());
+      return done();
     }
 
     @Override
@@ -111,10 +156,9 @@ public final class RolloutExecutor {
 
     @Override
     public Outcome createPods(RolloutAction.CreatePods action) {
-      action.ordinals().forEach(i -> MemberRestart.createIfAbsent(client, MemberPodBuilder.build(etcd, settings, i,
-          action.alone() ? 1 : EtcdDefaults.replicas(etcd))));
-      events.normal(etcd, "MembersCreated", action.describe());
-      return done();
+      action.ordinals().forEach(i -> pods.createIfAbsent(MemberPodBuilder.build(etcd, settings,
+          i, action.alone() ? 1 : EtcdDefaults.replicas(etcd))));
+      return done("MembersCreated", action);
     }
 
     @Override
@@ -164,15 +208,13 @@ public final class RolloutExecutor {
     @Override
     public Outcome moveLeader(RolloutAction.MoveLeader action) {
       agents.moveLeader(endpoint(s, action.fromOrdinal()), action.toMemberId());
-      events.normal(etcd, "LeadershipMoved", action.describe());
-      return done();
+      return done("LeadershipMoved", action);
     }
 
     @Override
     public Outcome promoteLearner(RolloutAction.PromoteLearner action) {
       agents.promote(endpoint(s, action.viaOrdinal()), action.memberId());
-      events.normal(etcd, "MemberPromoted", action.describe());
-      return done();
+      return done("MemberPromoted", action);
     }
 
     @Override
@@ -183,23 +225,22 @@ public final class RolloutExecutor {
     @Override
     public Outcome removeMember(RolloutAction.RemoveMember action) {
       agents.removeMember(endpoint(s, action.viaOrdinal()), action.memberId());
-      events.normal(etcd, "MemberRemoved", action.describe());
-      return done();
+      return done("MemberRemoved", action);
     }
 
     @Override
     public Outcome deleteSurplusMember(RolloutAction.DeleteSurplusMember action) {
-      deletePod(action.name());
+      deletePod(s, action.ordinal());
       deleteClaim(EtcdNames.of(etcd).pvc(action.ordinal()));
       client.resource(LeaseBuilder.member(etcd, action.ordinal())).delete();
-      events.normal(etcd, "MemberDeleted", action.describe());
-      return done();
+      return done("MemberDeleted", action);
     }
 
     @Override
     public Outcome recordVolumeOperation(RolloutAction.RecordVolumeOperation action) {
-      events.normal(etcd, "VolumeOperation", action.describe());
-      return new Outcome.Done(Optional.of(action.operation()));
+      event(etcd, "VolumeOperation", action.describe());
+      volumes.record(etcd, action.operation());
+      return done();
     }
 
     @Override
@@ -209,35 +250,37 @@ public final class RolloutExecutor {
 
     @Override
     public Outcome deleteMemberAndVolume(RolloutAction.DeleteMemberAndVolume action) {
-      events.normal(etcd, "VolumeReplacing", action.describe());
-      deletePod(action.name());
+      event(etcd, "VolumeReplacing", action.describe());
+      deletePod(s, action.ordinal());
       deleteClaim(action.pvcName());
       return done();
     }
 
     @Override
     public Outcome deleteMembers(RolloutAction.DeleteMembers action) {
-      events.normal(etcd, "MembersDeleted", action.describe());
-      action.ordinals().forEach(i -> deletePod(s.members().get(i).name()));
+      event(etcd, "MembersDeleted", action.describe());
+      action.ordinals().forEach(i -> deletePod(s, i));
       return done();
     }
 
     @Override
     public Outcome deleteVolumes(RolloutAction.DeleteVolumes action) {
-      events.normal(etcd, "VolumesDeleted", action.describe());
+      event(etcd, "VolumesDeleted", action.describe());
       action.pvcNames().forEach(this::deleteClaim);
-      return new Outcome.Done(Optional.of(action.then()));
+      volumes.record(etcd, action.then());
+      return done();
     }
 
     @Override
     public Outcome expandVolumes(RolloutAction.ExpandVolumes action) {
       action.ordinals().forEach(i -> apply(MemberVolumeBuilder.build(etcd, i)));
-      events.normal(etcd, "VolumesExpanding", action.describe());
-      return done();
+      return done("VolumesExpanding", action);
     }
 
-    private void deletePod(String name) {
-      client.pods().inNamespace(ns(etcd)).withName(name).delete();
+    @Override
+    public Outcome defragment(RolloutAction.Defragment action) {
+      agents.defragment(endpoint(s, action.ordinal()));
+      return done("MemberDefragmented", action);
     }
 
     private void deleteClaim(String name) {
@@ -248,16 +291,16 @@ public final class RolloutExecutor {
   private Outcome takeFullSnapshot(ClusterSnapshot s, RolloutAction.TakeFullSnapshot t) {
     Etcd etcd = s.etcd();
     VolumeOperation then = t.then();
-    AgentEndpoint via = endpoint(s, t.viaOrdinal());
-    OptionalLong revision = snapshotRuns.result(key(etcd, "volume " + then.getType() + " "
-        + then.getGeneration()), () -> snapshots().fullSnapshot(via, false));
+    OptionalLong revision = fullSnapshot(key(etcd, "volume " + then.getType() + " "
+        + then.getGeneration()), endpoint(s, t.viaOrdinal()), false);
     if (revision.isEmpty()) {
       return new Outcome.Waiting("the full snapshot before volumes are changed");
     }
     then.setSnapshotRevision(revision.getAsLong());
-    events.normal(etcd, "FullSnapshotTaken", "full snapshot at revision "
-        + revision.getAsLong() + " taken before volumes are changed");
-    return new Outcome.Done(Optional.of(then));
+    event(etcd, "FullSnapshotTaken", "full snapshot at revision " + revision.getAsLong()
+        + " taken before volumes are changed");
+    volumes.record(etcd, then);
+    return new Outcome.Done();
   }
 
   /**
@@ -267,9 +310,8 @@ public final class RolloutExecutor {
   private Optional<Outcome> snapshotBeforeVersionChange(ClusterSnapshot s, int viaOrdinal) {
     Etcd etcd = s.etcd();
     String minor = EtcdDefaults.etcdRelease(etcd).minor();
-    OptionalLong revision = snapshotRuns.result(key(etcd, "etcd version " + minor + " "
-        + etcd.getMetadata().getGeneration()),
-        () -> snapshots().fullSnapshot(endpoint(s, viaOrdinal), false));
+    OptionalLong revision = fullSnapshot(key(etcd, "etcd version " + minor + " "
+        + etcd.getMetadata().getGeneration()), endpoint(s, viaOrdinal), false);
     if (revision.isEmpty()) {
       return Optional.of(new Outcome.Waiting("the full snapshot before etcd " + minor
           + " runs"));
@@ -283,13 +325,13 @@ public final class RolloutExecutor {
     Etcd etcd = s.etcd();
     Optional<VolumeOperation> record = Optional.empty();
     if (h.finalSnapshotVia().isPresent()) {
-      AgentEndpoint via = endpoint(s, h.finalSnapshotVia().getAsInt());
-      OptionalLong revision = snapshotRuns.result(key(etcd, "hibernation "
-          + etcd.getMetadata().getGeneration()), () -> snapshots().fullSnapshot(via, true));
+      OptionalLong revision = fullSnapshot(key(etcd, "hibernation "
+          + etcd.getMetadata().getGeneration()), endpoint(s, h.finalSnapshotVia().getAsInt()),
+          true);
       if (revision.isEmpty()) {
         return new Outcome.Waiting("the final full snapshot before hibernation");
       }
-      events.normal(etcd, "FinalSnapshotTaken", "final full snapshot at revision "
+      event(etcd, "FinalSnapshotTaken", "final full snapshot at revision "
           + revision.getAsLong() + " taken before hibernation");
       record = h.recordAfterSnapshot().map(op -> {
         op.setSnapshotRevision(revision.getAsLong());
@@ -306,10 +348,36 @@ public final class RolloutExecutor {
           : "hibernation.deleteVolumes needs a backup store to restore from; the volumes are"
               + " kept");
     }
-    h.ordinals().forEach(i -> client.pods().inNamespace(ns(etcd))
-        .withName(s.members().get(i).name()).delete());
-    events.normal(etcd, "Hibernating", h.describe());
-    return new Outcome.Done(record);
+    h.ordinals().forEach(i -> deletePod(s, i));
+    record.ifPresent(op -> volumes.record(etcd, op));
+    event(etcd, "Hibernating", h.describe());
+    return new Outcome.Done();
+  }
+
+  /**
+   * The revision of the full snapshot asked for under {@code key}. It is taken in the
+   * background, with upstream's full-snapshot timeout (it may take long on a large database);
+   * empty while it runs, and always on the first ask, so that the wait shows in the status
+   * however fast the snapshot is. Throws what the snapshot threw, once; the next ask takes
+   * it again.
+   */
+  private OptionalLong fullSnapshot(String key, AgentEndpoint via, boolean isFinal) {
+    Optional<BackgroundCalls.Ended<Long>> ended = snapshotCalls.poll(key);
+    if (ended.isEmpty()) {
+      AgentClient snapshots = agents.withActionTimeout(FULL_SNAPSHOT_TIMEOUT);
+      snapshotCalls.start(key, progress -> snapshots.fullSnapshot(via, isFinal), Instant.MAX,
+          () -> { });
+      return OptionalLong.empty();
+    }
+    if (ended.get() instanceof BackgroundCalls.Returned<Long> returned) {
+      return OptionalLong.of(returned.value());
+    }
+    if (ended.get() instanceof BackgroundCalls.Threw<Long> threw
+        && threw.failure() instanceof RuntimeException e) {
+      throw e;
+    }
+    throw new AgentClient.AgentException("the full snapshot through " + via.member()
+        + " ended without a revision: " + ended.get());
   }
 
   /** Names a snapshot request: the Etcd (by UID, so a recreated one asks anew) and its use. */
@@ -319,15 +387,15 @@ public final class RolloutExecutor {
 
   /** Stops the snapshots still running in the background (the operator is stopping). */
   public void close() {
-    snapshotRuns.close();
+    snapshotCalls.close();
   }
 
-  /**
-   * Full snapshots before volumes go or pods stop may take long on a large database: they get
-   * upstream's full-snapshot timeout instead of the client's default for quick calls.
-   */
-  private AgentClient snapshots() {
-    return agents.withActionTimeout(FULL_SNAPSHOT_TIMEOUT);
+  private void deletePod(ClusterSnapshot s, int ordinal) {
+    pods.delete(ns(s.etcd()), s.members().get(ordinal));
+  }
+
+  private void event(Etcd etcd, String reason, String message) {
+    events.normal(etcd, reason, eventPrefix + message);
   }
 
   private AgentEndpoint endpoint(ClusterSnapshot s, int ordinal) {

@@ -4,13 +4,9 @@ import cloud.gardener.druid.operator.agent.AgentReport;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
-import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.cache.ReadYourWrites;
-import cloud.gardener.druid.operator.observe.StorageClassExpansion;
-import cloud.gardener.druid.operator.observe.VolumeTaskSource;
-import cloud.gardener.druid.operator.observe.VolumeView;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
@@ -29,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -54,21 +49,17 @@ public final class EtcdObserver {
   private final AgentStatuses agentStatuses;
   private final Clock clock;
   private final VolumeTaskSource tasks;
+  private final VolumeRecords records;
   private final OwnedCaches caches;
   private final ReadYourWrites expected;
-  private final Map<String, Etcd> lastWritten = new ConcurrentHashMap<>();
 
   public EtcdObserver(KubernetesClient client, AgentClient agents, ExecutorService executor,
-      Clock clock, VolumeTaskSource tasks) {
-    this(client, agents, executor, clock, tasks, new OwnedCaches());
-  }
-
-  public EtcdObserver(KubernetesClient client, AgentClient agents, ExecutorService executor,
-      Clock clock, VolumeTaskSource tasks, OwnedCaches caches) {
+      Clock clock, VolumeTaskSource tasks, VolumeRecords records, OwnedCaches caches) {
     this.client = client;
     this.agentStatuses = new AgentStatuses(agents, executor, clock);
     this.clock = clock;
     this.tasks = tasks;
+    this.records = records;
     this.caches = caches;
     this.expected = caches.expected();
   }
@@ -80,7 +71,7 @@ public final class EtcdObserver {
     }
     return snapshot(etcd, caches.ofEtcd(Pod.class, etcd),
         caches.ofEtcd(PersistentVolumeClaim.class, etcd), caches.ofEtcd(Lease.class, etcd),
-        latest(etcd), false);
+        etcd, false);
   }
 
   /** Straight from the API server; what it sees becomes the least the caches must show. */
@@ -103,26 +94,9 @@ public final class EtcdObserver {
     return snapshot(etcd, pods, pvcs, leases, fresh == null ? etcd : fresh, true);
   }
 
-  /**
-   * The Etcd as the operator last wrote it, if that is newer than {@code etcd} (the primary
-   * cache may not show the last status write yet, and a volume flow must never act on an
-   * older record than the newest).
-   */
-  public void wroteStatus(Etcd written) {
-    lastWritten.put(written.getMetadata().getUid(), written);
-  }
-
-  /** Forgets what was recorded for a deleted Etcd. */
+  /** Forgets what was expected of the caches for a deleted Etcd. */
   public void forget(Etcd etcd) {
-    lastWritten.remove(etcd.getMetadata().getUid());
     expected.forget(etcd);
-  }
-
-  private Etcd latest(Etcd etcd) {
-    Etcd written = lastWritten.get(etcd.getMetadata().getUid());
-    return written != null && !ReadYourWrites.atLeast(
-        etcd.getMetadata().getResourceVersion(), written.getMetadata().getResourceVersion())
-        ? written : etcd;
   }
 
   private boolean awaitCaughtUp(Etcd etcd) {
@@ -162,8 +136,7 @@ public final class EtcdObserver {
 
   /** The volume part: the recorded operation, the volume task, the class's expandability. */
   private VolumeView volumeView(Etcd etcd, Etcd recordedIn) {
-    Optional<VolumeOperation> recorded = Optional.of(recordedIn)
-        .map(Etcd::getStatus).map(EtcdStatus::getVolumeOperation);
+    Optional<VolumeOperation> recorded = records.current(recordedIn);
     boolean expandable = caches.ready()
         ? StorageClassExpansion.allowsExpansion(caches, etcd.getSpec().getStorageClass())
         : StorageClassExpansion.allowsExpansion(client, etcd.getSpec().getStorageClass());

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.rollout;
 
+import cloud.gardener.druid.api.agent.Membership;
 import cloud.gardener.druid.operator.observe.ClusterHealth;
 import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.action.RestartReason;
@@ -188,7 +189,7 @@ public final class MemberRollout {
     if (via.isEmpty()) {
       return Optional.empty();
     }
-    for (AgentView.Membership entry : via.get().agent().orElseThrow().members()) {
+    for (Membership entry : via.get().agent().orElseThrow().members()) {
       if (!entry.learner()) {
         continue;
       }
@@ -215,7 +216,7 @@ public final class MemberRollout {
     if (via.isEmpty()) {
       return Optional.of(new Wait("a ready member through which " + m.name() + " can be removed"));
     }
-    Optional<AgentView.Membership> membership = via.get().agent().get().members().stream()
+    Optional<Membership> membership = via.get().agent().get().members().stream()
         .filter(x -> m.name().equals(x.name())).findFirst();
     if (membership.isPresent()) {
       return Optional.of(new RemoveMember(m.ordinal(), m.name(), membership.get().id(),

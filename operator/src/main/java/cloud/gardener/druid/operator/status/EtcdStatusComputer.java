@@ -31,11 +31,11 @@ public final class EtcdStatusComputer {
    * @param desired what the spec asks the members to be
    * @param observedGeneration the generation whose children were written before the snapshot
    *     was taken, or empty to keep the previous one (spec reconcile skipped)
-   * @param volumeOperation the volume operation to record (see VolumeFlow)
    */
   public static EtcdStatus compute(ClusterSnapshot s, DesiredMembers desired, EtcdStatus previous,
-      Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors,
-      VolumeOperation volumeOperation) {
+      Optional<Long> observedGeneration, LastOperation lastOperation, List<LastError> lastErrors) {
+    // the volume operation as recorded (status.VolumeRecorder) and observed
+    VolumeOperation volumeOperation = s.volumes().recorded().orElse(null);
     EtcdStatus prev = previous == null ? new EtcdStatus() : previous;
     EtcdStatus next = new EtcdStatus();
     next.setObservedGeneration(observedGeneration.orElse(prev.getObservedGeneration()));

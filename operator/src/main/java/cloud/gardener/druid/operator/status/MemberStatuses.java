@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.status;
 
+import cloud.gardener.druid.api.agent.Membership;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.agent.AgentView;
@@ -69,13 +70,13 @@ final class MemberStatuses {
 
   private static String knownId(ClusterSnapshot snapshot, MemberObservation m,
       Optional<EtcdMemberStatus> prev) {
-    return membership(snapshot, m).map(AgentView.Membership::id)
+    return membership(snapshot, m).map(Membership::id)
         .or(() -> prev.map(EtcdMemberStatus::getId)).orElse(null);
   }
 
   private static String knownRole(ClusterSnapshot snapshot, MemberObservation m, String id,
       Optional<EtcdMemberStatus> prev) {
-    Optional<AgentView.Membership> entry = membership(snapshot, m);
+    Optional<Membership> entry = membership(snapshot, m);
     if (entry.isEmpty()) {
       return prev.map(EtcdMemberStatus::getRole).orElse(null);
     }
@@ -87,7 +88,7 @@ final class MemberStatuses {
   }
 
   /** This member's entry in the membership the answering agents report. */
-  private static Optional<AgentView.Membership> membership(ClusterSnapshot snapshot,
+  private static Optional<Membership> membership(ClusterSnapshot snapshot,
       MemberObservation m) {
     return views(snapshot).flatMap(v -> v.members().stream())
         .filter(e -> m.name().equals(e.name())).findFirst();

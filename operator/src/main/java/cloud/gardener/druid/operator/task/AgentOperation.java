@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.operator.agent.BackgroundCalls;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,30 @@ interface AgentOperation {
    */
   String run(EtcdOpsTask task, Etcd etcd, Deadline deadline, Consumer<String> progress)
       throws TaskFailure, InterruptedException;
+
+  /** How a run of an operation ended. */
+  sealed interface Result {
+  }
+
+  record Succeeded(String description) implements Result {
+  }
+
+  record Failed(TaskError error) implements Result {
+  }
+
+  /** The result of a run that ended in the background as {@code ended}. */
+  static Result resultOf(BackgroundCalls.Ended<Result> ended) {
+    if (ended instanceof BackgroundCalls.Returned<Result> returned) {
+      return returned.value();
+    }
+    if (ended instanceof BackgroundCalls.TimedOut<Result> timedOut) {
+      return new Failed(new TaskError(TaskError.TIMEOUT, "the operation did not finish by its"
+          + " deadline " + timedOut.deadline() + " and was cancelled"));
+    }
+    Throwable failure = ((BackgroundCalls.Threw<Result>) ended).failure();
+    return new Failed(new TaskError(TaskError.EXECUTION, failure instanceof InterruptedException
+        ? "interrupted" : "the operation failed unexpectedly: " + failure));
+  }
 
   /** The operation failed for a reason the task's lastErrors should show. */
   final class TaskFailure extends Exception {

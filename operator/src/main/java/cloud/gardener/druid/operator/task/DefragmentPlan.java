@@ -1,40 +1,27 @@
 package cloud.gardener.druid.operator.task;
 
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.Defragment;
+import cloud.gardener.druid.operator.action.RolloutAction.Done;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import cloud.gardener.druid.operator.agent.AgentView;
+import cloud.gardener.druid.operator.observe.ClusterHealth;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
-import cloud.gardener.druid.operator.observe.ClusterHealth;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The next step of an on-demand defragmentation (pure): one member at a time and only while
- * every member is ready and in sync; followers first, by ordinal; then leadership moves from
- * the leader to a follower that is already defragmented, and the former leader, now a
- * follower, is defragmented last. A single member is defragmented in place.
+ * The next step of an on-demand defragmentation (pure), one of the rollout's actions: one
+ * member at a time and only while every member is ready and in sync; followers first, by
+ * ordinal ({@link Defragment}); then leadership moves from the leader to a follower that is
+ * already defragmented ({@link MoveLeader}), and the former leader, now a follower, is
+ * defragmented last; {@link Wait} to observe again, {@link Done} when every member is. A
+ * single member is defragmented in place.
  */
 final class DefragmentPlan {
-
-  /** A step of the defragmentation. */
-  sealed interface Step {
-  }
-
-  /** Wait and observe again. */
-  record Wait(String reason) implements Step {
-  }
-
-  /** Defragment this member (its etcd blocks while it runs). */
-  record Defragment(MemberObservation member) implements Step {
-  }
-
-  /** Hand leadership from {@code leader} to {@code to} first. */
-  record MoveLeader(MemberObservation leader, MemberObservation to) implements Step {
-  }
-
-  /** Every member is defragmented. */
-  record Done() implements Step {
-  }
 
   private final ClusterHealth health;
 
@@ -43,7 +30,7 @@ final class DefragmentPlan {
   }
 
   /** The next step, given the members defragmented so far (by name). */
-  Step next(ClusterSnapshot s, Set<String> done) {
+  RolloutAction next(ClusterSnapshot s, Set<String> done) {
     if (s.wanted().stream().allMatch(m -> done.contains(m.name()))) {
       return new Done();
     }
@@ -59,17 +46,19 @@ final class DefragmentPlan {
         .filter(m -> !done.contains(m.name()) && !m.name().equals(leader.name()))
         .min(Comparator.comparingInt(MemberObservation::ordinal));
     if (follower.isPresent()) {
-      return new Defragment(follower.get());
+      return defragment(follower.get());
     }
     if (s.wanted().size() == 1) {
-      return new Defragment(leader);
+      return defragment(leader);
     }
-    return s.leadershipTarget(leader, m -> true).<Step>map(to -> new MoveLeader(leader, to))
+    return s.leadershipTarget(leader, m -> true).<RolloutAction>map(to -> new MoveLeader(
+        leader.ordinal(), leader.name(), to.agent().map(AgentView::memberId).orElseThrow(),
+        to.name()))
         .orElseGet(() -> new Wait("a ready voting member to take over leadership from "
             + leader.name()));
   }
 
-  static String memberId(MemberObservation m) {
-    return m.agent().map(AgentView::memberId).orElseThrow();
+  private static Defragment defragment(MemberObservation m) {
+    return new Defragment(m.ordinal(), m.name());
   }
 }

@@ -6,14 +6,18 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.operator.agent.AgentClient;
+import cloud.gardener.druid.operator.agent.BackgroundCalls;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
+import cloud.gardener.druid.operator.etcd.RolloutExecutor;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.status.StatusWriter;
 import cloud.gardener.druid.operator.task.AgentOperation.Deadline;
 import cloud.gardener.druid.operator.task.AgentOperation.TaskFailure;
-import cloud.gardener.druid.operator.task.OperationRunner.Result;
+import cloud.gardener.druid.operator.task.AgentOperation.Failed;
+import cloud.gardener.druid.operator.task.AgentOperation.Result;
+import cloud.gardener.druid.operator.task.AgentOperation.Succeeded;
 import cloud.gardener.druid.operator.task.TaskAdmission.Admit;
 import cloud.gardener.druid.operator.task.TaskAdmission.Decision;
 import cloud.gardener.druid.operator.task.TaskAdmission.Reject;
@@ -38,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -45,7 +50,7 @@ import java.util.stream.Collectors;
 /**
  * Reconciles an EtcdOpsTask through its lifecycle, the only writer of its status: (1) record
  * Pending, (2) admit or reject ({@link TaskAdmission}), (3) execute — snapshots and
- * defragmentation on a worker ({@link OperationRunner}; the progress it reports becomes
+ * defragmentation in the background ({@link BackgroundCalls}; the progress it reports becomes
  * {@code lastOperation.description} when it changed), volume tasks by watching the Etcd
  * reconciler's {@code status.volumeOperation} ({@link VolumeHandshake}), (4) delete the task
  * {@code ttlSecondsAfterFinished} after it finished. Every reconcile starts from the task read
@@ -64,7 +69,7 @@ public final class EtcdOpsTaskReconciler
   private final KubernetesClient client;
   private final StatusWriter statusWriter;
   private final EventRecorder events;
-  private final OperationRunner runner;
+  private final BackgroundCalls runs;
   private final Map<TaskKind, AgentOperation> operations;
   private final Clock clock;
   private final String runId = UUID.randomUUID().toString();
@@ -73,17 +78,21 @@ public final class EtcdOpsTaskReconciler
       new SimpleInboundEventSource<>("finished-runs");
 
   public EtcdOpsTaskReconciler(KubernetesClient client, AgentClient agents,
-      EtcdObserver observer, Clock clock, EventRecorder events) {
+      EtcdObserver observer, RolloutExecutor executor, Clock clock, EventRecorder events) {
     this.client = client;
     this.statusWriter = new StatusWriter(client);
     this.events = events;
-    this.runner = new OperationRunner(clock);
+    this.runs = new BackgroundCalls(Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "ops-task");
+      t.setDaemon(true);
+      return t;
+    }), clock);
     this.clock = clock;
     Function<Etcd, ClusterSnapshot> observe = e -> observer.observe(
         readEtcd(e.getMetadata().getNamespace(), e.getMetadata().getName()).orElse(e));
     this.operations = Map.of(
         TaskKind.ON_DEMAND_SNAPSHOT, new OnDemandSnapshotOperation(agents, observe, events),
-        TaskKind.DEFRAGMENT, new DefragmentOperation(agents, observe,
+        TaskKind.DEFRAGMENT, new DefragmentOperation(executor, observe,
             new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), events));
   }
 
@@ -149,13 +158,13 @@ public final class EtcdOpsTaskReconciler
           .orElseGet(() -> UpdateControl.<EtcdOpsTask>noUpdate().rescheduleAfter(VOLUME_POLL));
     }
     String key = task.getMetadata().getUid();
-    Optional<Result> result = runner.poll(key);
+    Optional<Result> result = runs.<Result>poll(key).map(AgentOperation::resultOf);
     if (result.isPresent()) {
-      return result.get() instanceof OperationRunner.Succeeded s
+      return result.get() instanceof Succeeded s
           ? succeed(task, s.description())
-          : fail(task, List.of(((OperationRunner.Failed) result.get()).error()));
+          : fail(task, List.of(((Failed) result.get()).error()));
     }
-    if (!runner.running(key)) {
+    if (!runs.running(key)) {
       if (etcd.isEmpty()) {
         return fail(task, List.of(new TaskError(TaskError.ETCD_NOT_FOUND, "spec.etcdName: Etcd \""
             + task.getSpec().getEtcdName() + "\" was deleted while the task was in progress")));
@@ -164,17 +173,16 @@ public final class EtcdOpsTaskReconciler
       Instant started = Instant.parse(task.getStatus().getStartedAt());
       Instant deadline = started.plus(op.timeout(task, etcd.get()));
       ResourceID id = ResourceID.fromResource(task);
-      runner.start(key, progress -> run(op, task, etcd.get(), new Deadline(deadline, clock),
-          progress), deadline, () -> finishedRuns.propagateEvent(id),
-          () -> finishedRuns.propagateEvent(id));
+      runs.start(key, progress -> run(op, task, etcd.get(), new Deadline(deadline, clock),
+          progress), deadline, () -> finishedRuns.propagateEvent(id));
     } else {
-      Optional<String> progress = runner.progress(key);
+      Optional<String> progress = runs.progress(key);
       if (progress.isPresent() && !progress.get().equals(description(task))) {
         write(task, TaskTransitions.inProgress(task.getStatus(), progress.get(), runId,
             clock.instant()));
       }
     }
-    Duration left = runner.untilDeadline(key);
+    Duration left = runs.untilDeadline(key);
     return UpdateControl.<EtcdOpsTask>noUpdate().rescheduleAfter(
         left.compareTo(RUN_POLL) < 0 ? left.plusMillis(100) : RUN_POLL);
   }
@@ -191,12 +199,12 @@ public final class EtcdOpsTaskReconciler
         throw new TaskFailure(TaskError.TIMEOUT, "the operation's deadline " + deadline.at()
             + " passed before it could start");
       }
-      return new OperationRunner.Succeeded(op.run(task, etcd, deadline, progress));
+      return new Succeeded(op.run(task, etcd, deadline, progress));
     } catch (TaskFailure e) {
-      return new OperationRunner.Failed(e.error());
+      return new Failed(e.error());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new OperationRunner.Failed(new TaskError(TaskError.TIMEOUT,
+      return new Failed(new TaskError(TaskError.TIMEOUT,
           "the operation was cancelled at its deadline " + deadline.at()));
     }
   }
@@ -236,7 +244,7 @@ public final class EtcdOpsTaskReconciler
 
   @Override
   public DeleteControl cleanup(EtcdOpsTask task, Context<EtcdOpsTask> context) {
-    runner.cancel(task.getMetadata().getUid());
+    runs.cancel(task.getMetadata().getUid());
     return DeleteControl.defaultDelete();
   }
 
@@ -276,6 +284,6 @@ public final class EtcdOpsTaskReconciler
 
   @Override
   public void close() {
-    runner.close();
+    runs.close();
   }
 }

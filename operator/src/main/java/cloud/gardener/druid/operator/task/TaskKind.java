@@ -2,7 +2,7 @@ package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig;
-import cloud.gardener.druid.operator.observe.VolumeTask;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,15 +15,15 @@ import java.util.Optional;
 public enum TaskKind {
   ON_DEMAND_SNAPSHOT("onDemandSnapshot", null),
   DEFRAGMENT("defragment", null),
-  REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeTask.Kind.REPLACE_MEMBER_VOLUME),
-  RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeTask.Kind.RECOVER_FROM_QUORUM_LOSS);
+  REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeOperation.Kind.REPLACE_MEMBER_VOLUME),
+  RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS);
 
   private final String field;
-  private final VolumeTask.Kind volumeTask;
+  private final VolumeOperation.Kind operation;
 
-  TaskKind(String field, VolumeTask.Kind volumeTask) {
+  TaskKind(String field, VolumeOperation.Kind operation) {
     this.field = field;
-    this.volumeTask = volumeTask;
+    this.operation = operation;
   }
 
   /** The field of {@code spec.config} that selects this kind. */
@@ -33,12 +33,12 @@ public enum TaskKind {
 
   /** True when the Etcd reconciler carries the task out (a volume operation). */
   public boolean byEtcdReconciler() {
-    return volumeTask != null;
+    return operation != null;
   }
 
-  /** The volume task the Etcd reconciler carries out for this kind, if any. */
-  public Optional<VolumeTask.Kind> volumeTask() {
-    return Optional.ofNullable(volumeTask);
+  /** The kind of volume operation that carries this kind of task out, if any. */
+  public Optional<VolumeOperation.Kind> volumeOperation() {
+    return Optional.ofNullable(operation);
   }
 
   /** The kinds whose fields are set in the task's config (exactly one for a valid task). */

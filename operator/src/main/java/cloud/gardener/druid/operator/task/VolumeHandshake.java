@@ -60,7 +60,7 @@ public final class VolumeHandshake {
     TaskKind kind = TaskKind.single(t).orElseThrow();
     var config = t.getSpec().getConfig();
     String name = t.getMetadata().getName();
-    VolumeTask.Kind operation = kind.volumeTask().orElseThrow();
+    VolumeOperation.Kind operation = kind.volumeOperation().orElseThrow();
     if (kind == TaskKind.REPLACE_MEMBER_VOLUME) {
       return new VolumeTask(name, operation,
           Optional.ofNullable(config.getReplaceMemberVolume().getMemberName()));
@@ -80,8 +80,8 @@ public final class VolumeHandshake {
     VolumeOperation vo = etcd.get().getStatus() == null ? null
         : etcd.get().getStatus().getVolumeOperation();
     if (vo == null || !task.getMetadata().getName().equals(vo.getTask())
-        || kind.volumeTask().isEmpty()
-        || !kind.volumeTask().map(VolumeTask.Kind::operation).equals(vo.kind())
+        || kind.volumeOperation().isEmpty()
+        || !kind.volumeOperation().equals(vo.kind())
         || startedBefore(vo, task)) {
       return Optional.empty();
     }

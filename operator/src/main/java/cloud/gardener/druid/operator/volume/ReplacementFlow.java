@@ -61,7 +61,7 @@ final class ReplacementFlow {
 
   /** Starts a {@code replaceMemberVolume} task. */
   RolloutAction startTask(ClusterSnapshot s, VolumeTask task) {
-    VolumeOperation op = VolumeSteps.newOperation(s, task.kind().operation(), task.name(),
+    VolumeOperation op = VolumeSteps.newOperation(s, task.operation(), task.name(),
         firstPhase(s));
     return new RecordVolumeOperation(op, "replacing the volume of "
         + task.member().orElse("?") + " (task " + task.name() + ")");

@@ -35,7 +35,7 @@ final class RestoreFlow {
 
   /** Starts a {@code recoverFromQuorumLoss} task. */
   RolloutAction startTask(ClusterSnapshot s, VolumeTask task) {
-    VolumeOperation op = VolumeSteps.newOperation(s, task.kind().operation(), task.name(),
+    VolumeOperation op = VolumeSteps.newOperation(s, task.operation(), task.name(),
         PHASE_REMOVING_MEMBERS);
     return new RecordVolumeOperation(op, "recovering from quorum loss (task " + task.name()
         + "): every member is deleted and the cluster restored from the backup store");

@@ -60,9 +60,11 @@ public final class VolumeFlow {
     if (s.volumes().active().isPresent()) {
       return Optional.empty();
     }
-    return s.volumes().task().filter(t -> !finishedFor(s, t)).map(t -> switch (t.kind()) {
+    return s.volumes().task().filter(t -> !finishedFor(s, t)).map(t -> switch (t.operation()) {
       case REPLACE_MEMBER_VOLUME -> replacement.startTask(s, t);
       case RECOVER_FROM_QUORUM_LOSS -> restore.startTask(s, t);
+      case REPLACE, HIBERNATE_DELETE_VOLUMES -> throw new IllegalStateException(
+          "no task is carried out by " + t.operation());
     });
   }
 

@@ -110,8 +110,8 @@ class AgentContractTest {
             new Membership("b2", "etcd-main-1", true)))));
     assertThat(report.restoring()).isEmpty();
     assertThat(report.view()).contains(new AgentView("b2", "c1", "Learner", "a1", 6, true,
-        List.of(new AgentView.Membership("a1", "etcd-main-0", false),
-            new AgentView.Membership("b2", "etcd-main-1", true)),
+        List.of(new Membership("a1", "etcd-main-0", false),
+            new Membership("b2", "etcd-main-1", true)),
         new AgentView.EtcdVersions("3.5.21", "3.5.0", "3.4")));
 
     AgentReport listless = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",

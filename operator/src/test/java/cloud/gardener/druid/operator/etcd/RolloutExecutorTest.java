@@ -2,19 +2,23 @@ package cloud.gardener.druid.operator.etcd;
 
 import cloud.gardener.druid.api.agent.Downgraded;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
+import cloud.gardener.druid.operator.agent.BackgroundCalls;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
+import cloud.gardener.druid.operator.status.VolumeRecorder;
 import cloud.gardener.druid.operator.action.RestartReason;
 import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.testing.Etcds;
 import cloud.gardener.druid.operator.testing.FakeCluster;
 import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -24,6 +28,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,6 +56,7 @@ class RolloutExecutorTest {
   final List<Event> events = new ArrayList<>();
   final List<String> agentCalls = new ArrayList<>();
   RolloutExecutor executor;
+  VolumeRecorder volumes;
   ClusterSnapshot s;
 
   /** Member pods the fake API server holds, by name: their uid. */
@@ -60,6 +66,8 @@ class RolloutExecutorTest {
   /** Pods a DELETE only marks terminating instead of removing. */
   boolean podsLinger;
   final List<String> deleteBodies = new ArrayList<>();
+  /** Whether the fake agents' full snapshots fail. */
+  volatile boolean snapshotFails;
 
   @BeforeEach
   void start() throws IOException {
@@ -96,6 +104,9 @@ class RolloutExecutorTest {
           code = pods.containsKey(pod) ? 200 : 404;
           answer = pods.containsKey(pod) ? podJson(pod) : "{\"apiVersion\":\"v1\","
               + "\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404}";
+        } else if ("PUT".equals(method)) {
+          code = 200;
+          answer = written(body);
         } else {
           code = "POST".equals(method) ? 201 : 200;
           answer = body;
@@ -111,11 +122,13 @@ class RolloutExecutorTest {
     client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + api.getAddress().getPort())
         .withRequestRetryBackoffLimit(0).build()).build();
+    volumes = new VolumeRecorder(client);
     executor = new RolloutExecutor(client, new FakeAgents(),
         new OperatorSettings("etcd-druid:test", null),
-        new EventRecorder(client, EventRecorder.COMPONENT),
-        new BackgroundSnapshots(Runnable::run, System::nanoTime), Duration.ZERO);
+        new EventRecorder(client, EventRecorder.COMPONENT), volumes,
+        new BackgroundCalls(Runnable::run, Clock.systemUTC()), Duration.ZERO);
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
+    c.etcd.getMetadata().setResourceVersion("1");
     for (int i = 0; i < 4; i++) {
       c.add(i, "new").role = i == 1 ? "Leader" : "Member";
     }
@@ -136,6 +149,16 @@ class RolloutExecutorTest {
     return Serialization.asJson(pod);
   }
 
+  /** What the API server answers to a write: the object at the next resourceVersion. */
+  private static String written(String body) {
+    GenericKubernetesResource object = Serialization.unmarshal(body,
+        GenericKubernetesResource.class);
+    String version = object.getMetadata().getResourceVersion();
+    object.getMetadata().setResourceVersion(String.valueOf(
+        version == null ? 1 : Long.parseLong(version) + 1));
+    return Serialization.asJson(object);
+  }
+
   @AfterEach
   void stop() {
     client.close();
@@ -146,9 +169,9 @@ class RolloutExecutorTest {
   @Test
   void doneAndWaitTouchNothing() {
     assertThat(executor.execute(s, new RolloutAction.Done()))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(executor.execute(s, new RolloutAction.Wait("etcd-1 to become ready")))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(requests).isEmpty();
     assertThat(agentCalls).isEmpty();
     assertThat(events).isEmpty();
@@ -177,7 +200,7 @@ class RolloutExecutorTest {
     pods.put("etcd-2", "uid-etcd-2");
     RolloutExecutor.Outcome outcome = executor.execute(s, new RolloutAction.RestartMember(2,
         "etcd-2", RestartReason.PEER_URL_CHANGED));
-    assertThat(outcome).isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(outcome).isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(requests).containsExactly("DELETE " + PODS + "etcd-2", "GET " + PODS + "etcd-2",
         "POST /api/v1/namespaces/ns/pods");
     assertThat(deleteBodies).singleElement().asString()
@@ -204,7 +227,7 @@ class RolloutExecutorTest {
         .as("still there: no second delete").isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
     pods.remove("etcd-2");
     assertThat(executor.execute(terminatingPod, restart))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(requests).containsExactly("GET " + PODS + "etcd-2", "GET " + PODS + "etcd-2",
         "POST /api/v1/namespaces/ns/pods");
     assertThat(reasons()).containsExactly("MemberUpdating", "MemberRestarted");
@@ -215,7 +238,7 @@ class RolloutExecutorTest {
     restarting.members.get(2).podExists = false;
     assertThat(executor.execute(restarting.snapshot(), new RolloutAction.RestartMember(2,
         "etcd-2", RestartReason.POD_DELETED)))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(requests).containsExactly("POST /api/v1/namespaces/ns/pods");
     assertThat(reasons()).containsExactly("MemberRestarted");
   }
@@ -225,7 +248,7 @@ class RolloutExecutorTest {
     pods.put("etcd-2", "uid-of-a-newer-pod");
     assertThat(executor.execute(s, new RolloutAction.RestartMember(2, "etcd-2",
         RestartReason.SPEC_CHANGED)))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(requests).containsExactly("DELETE " + PODS + "etcd-2");
     assertThat(pods).containsEntry("etcd-2", "uid-of-a-newer-pod");
   }
@@ -251,11 +274,15 @@ class RolloutExecutorTest {
   }
 
   @Test
-  void aRecordIsHandedBackForTheStatus() {
+  void aRecordIsWrittenToTheStatusAndReadByTheNextObservation() {
     VolumeOperation op = operation(VolumeOperation.Kind.REPLACE, VolumeOperation.PHASE_REPLACING);
     assertThat(executor.execute(s, new RolloutAction.RecordVolumeOperation(op, "replacing")))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.of(op)));
-    assertThat(requests).isEmpty();
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
+    assertThat(requests).containsExactly("PUT /apis/druid.gardener.cloud/v1alpha1/namespaces/ns/etcds/etcd/status");
+    assertThat(volumes.current(s.etcd())).hasValueSatisfying(recorded -> {
+      assertThat(recorded.getType()).isEqualTo(VolumeOperation.TYPE_REPLACE);
+      assertThat(recorded.getPhase()).isEqualTo(VolumeOperation.PHASE_REPLACING);
+    });
     assertThat(reasons()).containsExactly("VolumeOperation");
   }
 
@@ -267,10 +294,36 @@ class RolloutExecutorTest {
     assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
     RolloutExecutor.Outcome done = executor.execute(s, step);
     assertThat(done).isInstanceOf(RolloutExecutor.Outcome.Done.class);
-    assertThat(((RolloutExecutor.Outcome.Done) done).recorded()).hasValueSatisfying(
+    assertThat(volumes.current(s.etcd())).hasValueSatisfying(
         op -> assertThat(op.getSnapshotRevision()).isEqualTo(42L));
     assertThat(agentCalls).containsExactly("full snapshot via etcd-1 final=false");
     assertThat(reasons()).containsExactly("FullSnapshotTaken");
+  }
+
+  @Test
+  void aFailedFullSnapshotIsThrownOnceAndTheNextStepTakesItAgain() {
+    RolloutAction.TakeFullSnapshot step = new RolloutAction.TakeFullSnapshot(1,
+        operation(VolumeOperation.Kind.REPLACE, VolumeOperation.PHASE_SNAPSHOTTED));
+    snapshotFails = true;
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThatThrownBy(() -> executor.execute(s, step))
+        .isInstanceOf(AgentClient.AgentException.class).hasMessage("no leader");
+    snapshotFails = false;
+    assertThat(executor.execute(s, step)).as("asks anew")
+        .isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
+    assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Done.class);
+    assertThat(agentCalls).hasSize(2);
+  }
+
+  @Test
+  void aDefragmentationStepForATaskGoesThroughTheMembersAgentAndNamesTheTask() {
+    executor.forTask("defrag-1", Duration.ofSeconds(30))
+        .execute(s, new RolloutAction.Defragment(2, "etcd-2"));
+    assertThat(agentCalls).containsExactly("defragment etcd-2");
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.getReason()).isEqualTo("MemberDefragmented");
+      assertThat(e.getMessage()).startsWith("EtcdOpsTask defrag-1: ").contains("etcd-2");
+    });
   }
 
   @Test
@@ -281,12 +334,13 @@ class RolloutExecutorTest {
         OptionalInt.of(1), Optional.of(record));
     assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
     assertThat(requests).as("no pod goes before the final snapshot").isEmpty();
-    RolloutExecutor.Outcome done = executor.execute(s, step);
-    assertThat(((RolloutExecutor.Outcome.Done) done).recorded()).hasValueSatisfying(
+    assertThat(executor.execute(s, step)).isEqualTo(new RolloutExecutor.Outcome.Done());
+    assertThat(volumes.current(s.etcd())).hasValueSatisfying(
         op -> assertThat(op.getSnapshotRevision()).isEqualTo(42L));
     assertThat(agentCalls).containsExactly("full snapshot via etcd-1 final=true");
     assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-0",
-        "DELETE /api/v1/namespaces/ns/pods/etcd-1", "DELETE /api/v1/namespaces/ns/pods/etcd-2");
+        "DELETE /api/v1/namespaces/ns/pods/etcd-1", "DELETE /api/v1/namespaces/ns/pods/etcd-2",
+        "PUT /apis/druid.gardener.cloud/v1alpha1/namespaces/ns/etcds/etcd/status");
     assertThat(reasons()).containsExactly("FinalSnapshotTaken", "Hibernating");
   }
 
@@ -309,11 +363,14 @@ class RolloutExecutorTest {
         VolumeOperation.PHASE_VOLUMES_DELETED);
     assertThat(executor.execute(s, new RolloutAction.DeleteVolumes(
         List.of("etcd-etcd-0", "etcd-etcd-2"), then)))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.of(then)));
+        .isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(requests).containsExactly("DELETE /api/v1/namespaces/ns/pods/etcd-0",
         "DELETE /api/v1/namespaces/ns/pods/etcd-2",
         "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-0",
-        "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-2");
+        "DELETE /api/v1/namespaces/ns/persistentvolumeclaims/etcd-etcd-2",
+        "PUT /apis/druid.gardener.cloud/v1alpha1/namespaces/ns/etcds/etcd/status");
+    assertThat(volumes.current(s.etcd())).hasValueSatisfying(op ->
+        assertThat(op.getPhase()).isEqualTo(VolumeOperation.PHASE_VOLUMES_DELETED));
     assertThat(reasons()).containsExactly("MembersDeleted", "VolumesDeleted");
   }
 
@@ -354,6 +411,9 @@ class RolloutExecutorTest {
     @Override
     public long fullSnapshot(AgentEndpoint leader, boolean isFinal) {
       agentCalls.add("full snapshot via " + leader.member() + " final=" + isFinal);
+      if (snapshotFails) {
+        throw new AgentClient.AgentException("no leader");
+      }
       return 42;
     }
 
@@ -384,8 +444,7 @@ class RolloutExecutorTest {
     RolloutAction.Downgrade step = new RolloutAction.Downgrade(1, Downgraded.Action.ENABLE,
         "3.5", java.util.OptionalInt.of(1));
     assertThat(executor.execute(s, step)).isInstanceOf(RolloutExecutor.Outcome.Waiting.class);
-    assertThat(executor.execute(s, step))
-        .isEqualTo(new RolloutExecutor.Outcome.Done(Optional.empty()));
+    assertThat(executor.execute(s, step)).isEqualTo(new RolloutExecutor.Outcome.Done());
     assertThat(agentCalls).containsExactly("full snapshot via etcd-1 final=false",
         "downgrade VALIDATE 3.5 via etcd-1", "downgrade ENABLE 3.5 via etcd-1");
     assertThat(reasons()).containsExactly("FullSnapshotTaken", "EtcdDowngrade");

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.it;
 
+import static org.awaitility.Awaitility.await;
+
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
@@ -14,11 +16,13 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Records every version of an Etcd and every change of its member pods, as the API server
@@ -28,6 +32,8 @@ import java.util.TreeMap;
  */
 final class RolloutRecorder implements AutoCloseable {
 
+  static final Duration CATCH_UP = Duration.ofSeconds(10);
+
   private record Entry(BigInteger version, String kind, String action, HasMetadata object,
       long receivedNanos, String clusterVersion) {
   }
@@ -36,7 +42,9 @@ final class RolloutRecorder implements AutoCloseable {
   private final List<Watch> watches = new ArrayList<>();
   private final OperatorSettings settings;
   /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
-  private volatile java.util.function.Supplier<String> clusterVersionProbe;
+  private volatile Supplier<String> clusterVersionProbe;
+  /** Reads the recorded Etcd as the API server has it now. */
+  private Supplier<Etcd> current = () -> null;
 
   private RolloutRecorder(OperatorSettings settings) {
     this.settings = settings;
@@ -53,6 +61,7 @@ final class RolloutRecorder implements AutoCloseable {
     r.watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
         .watch(r.watcher("Pod")));
     Etcd current = etcds.get();
+    r.current = etcds::get;
     r.add("Etcd", "ADDED", current);
     r.watches.add(etcds.withResourceVersion(current.getMetadata().getResourceVersion())
         .watch(r.watcher("Etcd")));
@@ -79,7 +88,7 @@ final class RolloutRecorder implements AutoCloseable {
    * Also checks etcd's cluster version (from etcd, as {@code probe} reads it) each time a
    * complete status arrives: it must be the spec's minor then.
    */
-  RolloutRecorder probingClusterVersion(java.util.function.Supplier<String> probe) {
+  RolloutRecorder probingClusterVersion(Supplier<String> probe) {
     this.clusterVersionProbe = probe;
     return this;
   }
@@ -124,8 +133,31 @@ final class RolloutRecorder implements AutoCloseable {
         .toList();
   }
 
+  /**
+   * Waits (at most {@link #CATCH_UP}) until the watch delivered the Etcd's version the API
+   * server has now: a test that read a complete Etcd asks about a history that holds it.
+   */
+  private void catchUp() {
+    Etcd now = current.get();
+    if (now == null) {
+      return;
+    }
+    BigInteger wanted = new BigInteger(now.getMetadata().getResourceVersion());
+    await().atMost(CATCH_UP).until(() -> newestEtcdVersion().compareTo(wanted) >= 0);
+  }
+
+  private synchronized BigInteger newestEtcdVersion() {
+    return entries.stream().filter(e -> e.kind().equals("Etcd")).map(Entry::version)
+        .max(Comparator.naturalOrder()).orElse(BigInteger.valueOf(-1));
+  }
+
   /** Every violation of the invariant in the recorded history; empty when it held. */
-  synchronized List<String> violations() {
+  List<String> violations() {
+    catchUp();
+    return recordedViolations();
+  }
+
+  private synchronized List<String> recordedViolations() {
     List<String> violations = new ArrayList<>();
     if (entries.stream().anyMatch(e -> e.kind().equals("Error"))) {
       violations.add("a watch broke: the history is incomplete");
@@ -174,7 +206,12 @@ final class RolloutRecorder implements AutoCloseable {
   }
 
   /** How many recorded Etcd versions satisfied the predicate for {@code generation}. */
-  synchronized long completeVersions(long generation) {
+  long completeVersions(long generation) {
+    catchUp();
+    return recordedCompleteVersions(generation);
+  }
+
+  private synchronized long recordedCompleteVersions(long generation) {
     return entries.stream().filter(e -> e.kind().equals("Etcd") && e.object() != null)
         .map(e -> (Etcd) e.object())
         .filter(etcd -> etcd.getMetadata().getGeneration() == generation)

@@ -63,8 +63,8 @@ class EtcdStatusComputerTest {
   @Test
   void unchangedWorldGivesAnIdenticalStatus() {
     FakeCluster c = cluster(3, "new");
-    EtcdStatus first = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of(), null);
-    EtcdStatus second = EtcdStatusComputer.compute(c.snapshot(), c.desired(), first, Optional.of(1L), succeeded(), List.of(), null);
+    EtcdStatus first = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of());
+    EtcdStatus second = EtcdStatusComputer.compute(c.snapshot(), c.desired(), first, Optional.of(1L), succeeded(), List.of());
     assertThat(StatusWriter.same(first, second)).isTrue();
   }
 
@@ -74,7 +74,7 @@ class EtcdStatusComputerTest {
     c.members.get(1).ready = false;
     c.members.get(1).restoring = "restoring: 3 of 40 delta snapshots replayed";
     EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L),
-        succeeded(), List.of(), null);
+        succeeded(), List.of());
     assertThat(condition(s, ConditionTypes.ALL_MEMBERS_READY).getMessage()).isEqualTo(
         "Members not ready: etcd-1 (restoring: 3 of 40 delta snapshots replayed).");
     assertThat(s.getMembers().get(1).getReason()).isEqualTo("Restoring");
@@ -82,11 +82,11 @@ class EtcdStatusComputerTest {
 
     c.members.get(1).restoring = "restoring: 4 of 40 delta snapshots replayed";
     EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), c.desired(), s, Optional.of(1L),
-        succeeded(), List.of(), null);
+        succeeded(), List.of());
     assertThat(StatusWriter.same(s, next)).as("further progress is a new status").isFalse();
     c.members.get(1).restoring = null;
     assertThat(EtcdStatusComputer.compute(c.snapshot(), c.desired(), next, Optional.of(1L),
-        succeeded(), List.of(), null).getMembers().get(1).getReason()).isEqualTo("PodNotReady");
+        succeeded(), List.of()).getMembers().get(1).getReason()).isEqualTo("PodNotReady");
   }
 
   /**
@@ -97,12 +97,12 @@ class EtcdStatusComputerTest {
   void aMemberWhoseAgentIsSilentKeepsItsIdAndRoleAndSaysSo() {
     FakeCluster c = cluster(3, "new");
     EtcdStatus answered = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null,
-        Optional.of(1L), succeeded(), List.of(), null);
+        Optional.of(1L), succeeded(), List.of());
     assertThat(answered.getMembers().get(0).getAgentNotAnsweringSince()).isNull();
 
     c.members.get(0).agentAnswers = false;
     EtcdStatus silent = EtcdStatusComputer.compute(c.snapshot(), c.desired(), answered,
-        Optional.of(1L), succeeded(), List.of(), null);
+        Optional.of(1L), succeeded(), List.of());
     EtcdMemberStatus leader = silent.getMembers().get(0);
     assertThat(leader.getId()).isEqualTo("m0");
     assertThat(leader.getRole()).as("the others still follow it").isEqualTo("Leader");
@@ -112,18 +112,18 @@ class EtcdStatusComputerTest {
 
     c.members.values().forEach(m -> m.agentAnswers = false);
     EtcdStatus allSilent = EtcdStatusComputer.compute(c.snapshot(), c.desired(), silent,
-        Optional.of(1L), succeeded(), List.of(), null);
+        Optional.of(1L), succeeded(), List.of());
     assertThat(allSilent.getMembers()).extracting(EtcdMemberStatus::getRole)
         .as("no agent answers: the previous roles").containsExactly("Leader", "Member", "Member");
     assertThat(allSilent.getMembers()).extracting(EtcdMemberStatus::getId)
         .containsExactly("m0", "m1", "m2");
     assertThat(StatusWriter.same(allSilent, EtcdStatusComputer.compute(c.snapshot(),
-        c.desired(), allSilent, Optional.of(1L), succeeded(), List.of(), null)))
+        c.desired(), allSilent, Optional.of(1L), succeeded(), List.of())))
         .as("a silence that goes on writes nothing new").isTrue();
 
     c.members.values().forEach(m -> m.agentAnswers = true);
     EtcdStatus back = EtcdStatusComputer.compute(c.snapshot(), c.desired(), allSilent,
-        Optional.of(1L), succeeded(), List.of(), null);
+        Optional.of(1L), succeeded(), List.of());
     assertThat(back.getMembers()).allSatisfy(m -> {
       assertThat(m.getAgentNotAnsweringSince()).isNull();
       assertThat(m.getReason()).isEqualTo("MemberReady");
@@ -135,7 +135,7 @@ class EtcdStatusComputerTest {
     FakeCluster c = cluster(3, "new");
     c.members.get(0).ready = false;
     c.members.get(1).ready = false;
-    EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of(), null);
+    EtcdStatus s = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of());
     assertThat(condition(s, ConditionTypes.READY).getStatus()).isEqualTo("False");
     assertThat(condition(s, ConditionTypes.READY).getReason()).isEqualTo("QuorumLost");
   }
@@ -143,9 +143,9 @@ class EtcdStatusComputerTest {
   @Test
   void keepsObservedGenerationWhenTheSpecWasNotReconciled() {
     FakeCluster c = cluster(3, "new");
-    EtcdStatus prev = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of(), null);
+    EtcdStatus prev = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null, Optional.of(1L), succeeded(), List.of());
     c.etcd.getMetadata().setGeneration(2L);
-    EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), c.desired(), prev, Optional.empty(), succeeded(), List.of(), null);
+    EtcdStatus next = EtcdStatusComputer.compute(c.snapshot(), c.desired(), prev, Optional.empty(), succeeded(), List.of());
     assertThat(next.getObservedGeneration()).isEqualTo(1L);
   }
 
@@ -167,17 +167,17 @@ class EtcdStatusComputerTest {
     FakeCluster c = cluster(3, "new");
     c.members.get(2).ready = false;
     EtcdStatus running = EtcdStatusComputer.compute(c.snapshot(), c.desired(), null,
-        Optional.of(1L), succeeded(), List.of(), null);
+        Optional.of(1L), succeeded(), List.of());
     c.etcd.getSpec().setReplicas(0);
     c.etcd.getMetadata().setGeneration(2L);
     c.etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), c.desired(), running,
-        Optional.of(2L), succeeded(), List.of(), null));
+        Optional.of(2L), succeeded(), List.of()));
     assertThat(RolloutCompletion.isComplete(c.etcd)).isFalse();
     assertThat(condition(c.etcd.getStatus(), ConditionTypes.ALL_MEMBERS_READY).getStatus())
         .isEqualTo("False");
     c.members.values().forEach(m -> m.podExists = false);
     c.etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), c.desired(), c.etcd.getStatus(),
-        Optional.of(2L), succeeded(), List.of(), null));
+        Optional.of(2L), succeeded(), List.of()));
     assertThat(RolloutCompletion.isComplete(c.etcd)).isTrue();
     assertThat(condition(c.etcd.getStatus(), ConditionTypes.ALL_MEMBERS_READY).getReason())
         .isEqualTo("NotChecked");
@@ -197,7 +197,7 @@ class EtcdStatusComputerTest {
   private static boolean complete(FakeCluster c) {
     Etcd etcd = c.etcd;
     etcd.setStatus(EtcdStatusComputer.compute(c.snapshot(), c.desired(), null,
-        Optional.of(etcd.getMetadata().getGeneration()), succeeded(), List.of(), null));
+        Optional.of(etcd.getMetadata().getGeneration()), succeeded(), List.of()));
     return RolloutCompletion.isComplete(etcd);
   }
 

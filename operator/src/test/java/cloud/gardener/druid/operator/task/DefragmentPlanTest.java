@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.operator.observe.RaftIndexHealth;
-import cloud.gardener.druid.operator.task.DefragmentPlan.Defragment;
-import cloud.gardener.druid.operator.task.DefragmentPlan.Done;
-import cloud.gardener.druid.operator.task.DefragmentPlan.MoveLeader;
-import cloud.gardener.druid.operator.task.DefragmentPlan.Step;
-import cloud.gardener.druid.operator.task.DefragmentPlan.Wait;
+import cloud.gardener.druid.operator.action.RolloutAction;
+import cloud.gardener.druid.operator.action.RolloutAction.Defragment;
+import cloud.gardener.druid.operator.action.RolloutAction.Done;
+import cloud.gardener.druid.operator.action.RolloutAction.MoveLeader;
+import cloud.gardener.druid.operator.action.RolloutAction.Wait;
 import cloud.gardener.druid.operator.testing.Etcds;
 import cloud.gardener.druid.operator.testing.FakeCluster;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ class DefragmentPlanTest {
     c.members.get(2).ready = true;
     c.members.get(2).raftIndex = 100 - AgentApi.MAX_RAFT_LAG - 100;
     c.members.get(0).raftIndex = 100;
-    Step step = plan.next(c.snapshot(), Set.of("etcd-1"));
+    RolloutAction step = plan.next(c.snapshot(), Set.of("etcd-1"));
     assertThat(step).isInstanceOf(Wait.class);
     assertThat(((Wait) step).reason()).contains("etcd-2");
   }
@@ -58,16 +58,16 @@ class DefragmentPlanTest {
     List<String> steps = new ArrayList<>();
     Set<String> done = new HashSet<>();
     for (int i = 0; i < 10; i++) {
-      Step step = plan.next(c.snapshot(), done);
+      RolloutAction step = plan.next(c.snapshot(), done);
       if (step instanceof Done) {
         return steps;
       } else if (step instanceof Defragment d) {
-        steps.add("defragment " + d.member().name());
-        done.add(d.member().name());
+        steps.add("defragment " + d.name());
+        done.add(d.name());
       } else if (step instanceof MoveLeader m) {
-        steps.add("move leader " + m.leader().name() + " -> " + m.to().name());
-        c.members.get(m.leader().ordinal()).role = "Member";
-        c.members.get(m.to().ordinal()).role = "Leader";
+        steps.add("move leader " + m.fromName() + " -> " + m.toName());
+        c.members.get(m.fromOrdinal()).role = "Member";
+        c.members.get(Integer.parseInt(m.toName().substring("etcd-".length()))).role = "Leader";
       } else {
         throw new AssertionError("unexpected " + step);
       }

@@ -35,7 +35,7 @@ class VolumeHandshakeTest {
     EtcdOpsTask snapshot = Tasks.withState(Tasks.snapshot("snap", "main", STARTED),
         STATE_IN_PROGRESS, STARTED);
     assertThat(VolumeHandshake.inProgress(List.of(pending, otherEtcd, snapshot, task), "main"))
-        .contains(new VolumeTask("fix-1", VolumeTask.Kind.REPLACE_MEMBER_VOLUME,
+        .contains(new VolumeTask("fix-1", VolumeOperation.Kind.REPLACE_MEMBER_VOLUME,
             Optional.of("main-1")));
     assertThat(VolumeHandshake.inProgress(List.of(pending, snapshot), "main")).isEmpty();
   }
@@ -54,7 +54,7 @@ class VolumeHandshakeTest {
     EtcdOpsTask recover = Tasks.withState(Tasks.recover("q", "main", null, null),
         STATE_IN_PROGRESS, STARTED);
     assertThat(VolumeHandshake.inProgress(List.of(recover), "main")).contains(new VolumeTask("q",
-        VolumeTask.Kind.RECOVER_FROM_QUORUM_LOSS, Optional.empty()));
+        VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS, Optional.empty()));
   }
 
   @Test

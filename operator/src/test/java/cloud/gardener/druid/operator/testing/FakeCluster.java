@@ -2,6 +2,7 @@ package cloud.gardener.druid.operator.testing;
 
 import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.operator.model.AgentArgs;
+import cloud.gardener.druid.api.agent.Membership;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.DesiredMembers;
@@ -76,10 +77,10 @@ public final class FakeCluster {
   public ClusterSnapshot snapshot() {
     EtcdNames names = EtcdNames.of(etcd);
     String volumeRevision = MemberVolumeBuilder.revision(etcd);
-    List<AgentView.Membership> membership = new ArrayList<>();
+    List<Membership> membership = new ArrayList<>();
     members.forEach((i, m) -> {
       if (m.inMembership) {
-        membership.add(new AgentView.Membership(m.id(i), names.member(i), "Learner".equals(m.role)));
+        membership.add(new Membership(m.id(i), names.member(i), "Learner".equals(m.role)));
       }
     });
     List<MemberObservation> observations = new ArrayList<>();
@@ -103,7 +104,7 @@ public final class FakeCluster {
   }
 
   private MemberObservation observe(EtcdNames names, int i, Member m, String volumeRevision,
-      List<AgentView.Membership> membership) {
+      List<Membership> membership) {
     Optional<Pod> pod = m.podExists ? Optional.of(pod(names.member(i), i, m)) : Optional.empty();
     Optional<PersistentVolumeClaim> pvc = m.hasVolume
         ? Optional.of(pvc(names.pvc(i), volumeRevision)) : Optional.empty();

@@ -181,7 +181,7 @@ class VolumeFlowTest {
     sim.cluster.members.get(1).podExists = false;
     sim.cluster.members.get(2).podExists = false;
     sim.cluster.members.get(0).ready = false;
-    sim.task = Optional.of(new VolumeTask("t1", VolumeTask.Kind.RECOVER_FROM_QUORUM_LOSS,
+    sim.task = Optional.of(new VolumeTask("t1", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS,
         Optional.empty()));
     RolloutAction first = sim.next();
     assertThat(first).isInstanceOf(RecordVolumeOperation.class);

@@ -1,0 +1,59 @@
+package cloud.gardener.druid.operator.status;
+
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.cache.ReadYourWrites;
+import cloud.gardener.druid.operator.observe.VolumeRecords;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The one writer of an Etcd's current volume operation ({@code status.volumeOperation}): a
+ * volume step records it here before its next disruptive step, and the observation reads it
+ * here ({@link VolumeRecords}). The Etcd as last written is kept, because the primary cache
+ * may not show the write yet and a volume flow must never act on an older record than the
+ * newest; the status computed after the step copies the observed record.
+ */
+public final class VolumeRecorder implements VolumeRecords {
+
+  private final StatusWriter writer;
+  private final Map<String, Etcd> written = new ConcurrentHashMap<>();
+
+  public VolumeRecorder(KubernetesClient client) {
+    this.writer = new StatusWriter(client);
+  }
+
+  /** Writes {@code operation} as the Etcd's volume operation, the rest of its status as is. */
+  public void record(Etcd etcd, VolumeOperation operation) {
+    Etcd result = writer.decideAndWrite(latest(etcd), e -> with(e.getStatus(), operation));
+    written.put(result.getMetadata().getUid(), result);
+  }
+
+  @Override
+  public Optional<VolumeOperation> current(Etcd etcd) {
+    return Optional.ofNullable(latest(etcd).getStatus()).map(EtcdStatus::getVolumeOperation);
+  }
+
+  /** {@code etcd}, or the Etcd as this recorder last wrote it when that is newer. */
+  public Etcd latest(Etcd etcd) {
+    Etcd last = written.get(etcd.getMetadata().getUid());
+    return last != null && !ReadYourWrites.atLeast(etcd.getMetadata().getResourceVersion(),
+        last.getMetadata().getResourceVersion()) ? last : etcd;
+  }
+
+  /** Forgets a deleted Etcd. */
+  public void forget(Etcd etcd) {
+    written.remove(etcd.getMetadata().getUid());
+  }
+
+  private static EtcdStatus with(EtcdStatus status, VolumeOperation operation) {
+    EtcdStatus next = status == null ? new EtcdStatus()
+        : Serialization.jsonMapper().convertValue(status, EtcdStatus.class);
+    next.setVolumeOperation(operation);
+    return next;
+  }
+}

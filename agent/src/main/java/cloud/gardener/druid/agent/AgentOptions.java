@@ -84,7 +84,7 @@ public final class AgentOptions {
       description = "etcd's backend quota, a quantity such as 8Gi (default: ${DEFAULT-VALUE}).")
   String quota;
 
-  @Option(names = "--snapshot-count", paramLabel = "COUNT", defaultValue = "75000",
+  @Option(names = "--snapshot-count", paramLabel = "COUNT", defaultValue = "10000",
       description = "Committed transactions between etcd's own raft snapshots (default:"
           + " ${DEFAULT-VALUE}).")
   long snapshotCount;
@@ -111,7 +111,8 @@ public final class AgentOptions {
   String etcdMetrics;
 
   @Option(names = "--backend-bbolt-freelist-type", paramLabel = "map|array",
-      description = "etcd's bbolt freelist type. Default: etcd's (map).")
+      defaultValue = "array", description = "etcd's bbolt freelist type (default:"
+          + " ${DEFAULT-VALUE}, as upstream etcd-druid; etcd's own is map).")
   String freelistType;
 
   @Option(names = "--client-tls-dir", paramLabel = "DIR", description = "Directory with"

@@ -46,14 +46,15 @@ class AgentOptionsTest {
   }
 
   @Test
-  void etcdMetricsAndFreelistTypeAreEtcdsValuesOrEtcdsDefaults() {
+  void etcdMetricsAndFreelistTypeAreEtcdsValuesOrUpstreamsDefaults() {
     AgentConfig unset = parse("--name=etcd-main-0");
     assertThat(unset.etcd().metrics()).isEmpty();
-    assertThat(unset.etcd().bboltFreelistType()).isEmpty();
+    assertThat(unset.etcd().bboltFreelistType()).as("upstream #1374").hasValue("array");
+    assertThat(unset.etcd().snapshotCount()).as("upstream #1166").isEqualTo(10_000);
     AgentConfig set = parse("--name=etcd-main-0", "--etcd-metrics=extensive",
-        "--backend-bbolt-freelist-type=array");
+        "--backend-bbolt-freelist-type=map");
     assertThat(set.etcd().metrics()).hasValue("extensive");
-    assertThat(set.etcd().bboltFreelistType()).hasValue("array");
+    assertThat(set.etcd().bboltFreelistType()).hasValue("map");
     assertThatThrownBy(() -> parse("--name=etcd-main-0", "--etcd-metrics=all"))
         .hasMessageContaining("--etcd-metrics must be one of basic, extensive, not all");
   }

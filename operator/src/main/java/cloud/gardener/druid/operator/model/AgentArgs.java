@@ -58,10 +58,7 @@ public final class AgentArgs {
     if (ec.getMetrics() != null) {
       add(args, "etcd-metrics", ec.getMetrics().name().toLowerCase(Locale.ROOT));
     }
-    if (ec.getBackendBboltFreelistType() != null) {
-      add(args, "backend-bbolt-freelist-type",
-          ec.getBackendBboltFreelistType().name().toLowerCase(Locale.ROOT));
-    }
+    add(args, "backend-bbolt-freelist-type", EtcdDefaults.freelistType(etcd));
     if (EtcdDefaults.clientTls(etcd)) {
       add(args, "client-tls-dir", MemberLayout.CLIENT_TLS_DIR);
     }
@@ -99,18 +96,19 @@ public final class AgentArgs {
     add(args, "delta-snapshot-memory-limit", text(backup.getDeltaSnapshotMemoryLimit(),
         EtcdDefaults.DELTA_SNAPSHOT_MEMORY_LIMIT));
     add(args, "garbage-collection-policy", backup.getGarbageCollectionPolicy() == null
-        ? "Exponential" : backup.getGarbageCollectionPolicy().name());
+        ? EtcdDefaults.GARBAGE_COLLECTION_POLICY : backup.getGarbageCollectionPolicy().name());
     add(args, "garbage-collection-period", text(backup.getGarbageCollectionPeriod(),
         EtcdDefaults.GARBAGE_COLLECTION_PERIOD));
     add(args, "max-backups", Optional.ofNullable(backup.getMaxBackupsLimitBasedGC())
         .orElse(EtcdDefaults.MAX_BACKUPS));
-    // upstream compresses only when asked to
-    boolean compress = backup.getCompression() != null
-        && Boolean.TRUE.equals(backup.getCompression().getEnabled());
+    var compression = backup.getCompression();
+    boolean compress = compression == null || compression.getEnabled() == null
+        ? EtcdDefaults.COMPRESS_SNAPSHOTS : compression.getEnabled();
     add(args, "compress-snapshots", compress);
-    if (compress && backup.getCompression().getPolicy() != null) {
-      add(args, "compression-policy", backup.getCompression().getPolicy().name()
-          .toLowerCase(Locale.ROOT));
+    if (compress) {
+      add(args, "compression-policy", compression == null || compression.getPolicy() == null
+          ? EtcdDefaults.COMPRESSION_POLICY
+          : compression.getPolicy().name().toLowerCase(Locale.ROOT));
     }
     if (backup.getDeltaSnapshotRetentionPeriod() != null) {
       add(args, "delta-snapshot-retention-period", backup.getDeltaSnapshotRetentionPeriod());

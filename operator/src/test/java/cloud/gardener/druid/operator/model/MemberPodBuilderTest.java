@@ -40,17 +40,17 @@ class MemberPodBuilderTest {
   }
 
   @Test
-  void etcdMetricsAndFreelistTypeReachEtcdThroughTheAgentOnlyWhenSet() {
+  void etcdMetricsAndFreelistTypeReachEtcdThroughTheAgent() {
     Etcd etcd = Etcds.etcd("etcd-main", 3);
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
-        .getArgs()).noneMatch(a -> a.startsWith("--etcd-metrics=")
-            || a.startsWith("--backend-bbolt-freelist-type="));
+        .getArgs()).noneMatch(a -> a.startsWith("--etcd-metrics="))
+        .contains("--backend-bbolt-freelist-type=array");
 
     etcd.getSpec().getEtcd().setMetrics(MetricsLevel.EXTENSIVE);
-    etcd.getSpec().getEtcd().setBackendBboltFreelistType(BboltFreelistType.ARRAY);
+    etcd.getSpec().getEtcd().setBackendBboltFreelistType(BboltFreelistType.MAP);
 
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
-        .getArgs()).contains("--etcd-metrics=extensive", "--backend-bbolt-freelist-type=array");
+        .getArgs()).contains("--etcd-metrics=extensive", "--backend-bbolt-freelist-type=map");
   }
 
   @Test

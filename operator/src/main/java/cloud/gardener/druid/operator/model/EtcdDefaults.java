@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.model;
 
+import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
@@ -60,8 +61,20 @@ public final class EtcdDefaults {
         .orElseGet(() -> new Quantity(STORAGE_CAPACITY));
   }
 
+  /**
+   * The members the Etcd should run: {@code spec.replicas}, or none while upstream's
+   * annotation disables the runtime components ({@link #runtimeComponentsEnabled}).
+   */
   public static int replicas(Etcd etcd) {
-    return Optional.ofNullable(etcd.getSpec().getReplicas()).orElse(0);
+    return runtimeComponentsEnabled(etcd)
+        ? Optional.ofNullable(etcd.getSpec().getReplicas()).orElse(0) : 0;
+  }
+
+  /** False while the Etcd carries {@code disable-etcd-runtime-component-creation}. */
+  public static boolean runtimeComponentsEnabled(Etcd etcd) {
+    var annotations = etcd.getMetadata() == null ? null : etcd.getMetadata().getAnnotations();
+    return annotations == null
+        || !annotations.containsKey(Annotations.DISABLE_RUNTIME_COMPONENT_CREATION);
   }
 
   /** etcd's {@code backend-bbolt-freelist-type}: the spec's, else upstream's default. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.config.AgentTimings;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
@@ -43,6 +44,21 @@ class AgentOptionsTest {
     assertThatThrownBy(() -> parse("--name=etcd-main-0", "--insecure-api",
         "--server-tls-dir=/tls")).hasMessageContaining("exclude each other");
     assertThat(parse("--name=etcd-main-0", "--insecure-api").apiCaller()).isEmpty();
+  }
+
+  @Test
+  void upstreamsTimeoutsHeartbeatAndLeaderChecksHaveUpstreamsDefaultsAndMustBePositive() {
+    AgentTimings unset = parse("--name=etcd-main-0").timings();
+    assertThat(unset.snapshotTimeout()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(unset.defragTimeout()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(unset.leaseRenewal()).isEqualTo(Duration.ofSeconds(10));
+    AgentTimings set = parse("--name=etcd-main-0", "--etcd-snapshot-timeout=20m",
+        "--etcd-defrag-timeout=8m", "--k8s-heartbeat-duration=5s", "--reelection-period=5s",
+        "--etcd-connection-timeout-leader-election=3s").timings();
+    assertThat(set).isEqualTo(new AgentTimings(Duration.ofMinutes(20), Duration.ofMinutes(8),
+        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(3)));
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--etcd-defrag-timeout=0"))
+        .hasMessageContaining("--etcd-defrag-timeout must be positive");
   }
 
   @Test

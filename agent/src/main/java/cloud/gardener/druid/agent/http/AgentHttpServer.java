@@ -104,7 +104,7 @@ public final class AgentHttpServer implements AutoCloseable {
     audited(AgentApi.MEMBER_PROMOTE, POST, Kind.QUICK, this::promote);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
-      Defragmenter.defragment(etcd(), metrics.backupRestore());
+      Defragmenter.defragment(etcd(), metrics.backupRestore(), settings.defragTimeout());
       json(e, 200, new Defragmented(settings.memberName()));
     });
   }

@@ -69,12 +69,31 @@ public final class AgentArgs {
       }
     }
     add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR); // always: the API authenticates
+    timings(args, ec, backup);
     if (backup.getStore() != null) {
       store(args, backup);
     }
     add(args, "defragmentation-schedule", text(ec.getDefragmentationSchedule(),
         EtcdDefaults.DEFRAGMENTATION_SCHEDULE));
     return List.copyOf(args);
+  }
+
+  /** Upstream's timeouts and periods, under etcd-backup-restore's flag names; only when set. */
+  private static void timings(List<String> args, EtcdConfig ec, BackupSpec backup) {
+    addIfSet(args, "etcd-snapshot-timeout", backup.getEtcdSnapshotTimeout());
+    addIfSet(args, "etcd-defrag-timeout", ec.getEtcdDefragTimeout());
+    addIfSet(args, "k8s-heartbeat-duration", ec.getHeartbeatDuration());
+    if (backup.getLeaderElection() != null) {
+      addIfSet(args, "reelection-period", backup.getLeaderElection().getReelectionPeriod());
+      addIfSet(args, "etcd-connection-timeout-leader-election",
+          backup.getLeaderElection().getEtcdConnectionTimeout());
+    }
+  }
+
+  private static void addIfSet(List<String> args, String name, Object value) {
+    if (value != null) {
+      add(args, name, value);
+    }
   }
 
   private static void store(List<String> args, BackupSpec backup) {

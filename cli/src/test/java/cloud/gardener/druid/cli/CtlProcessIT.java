@@ -212,6 +212,21 @@ class CtlProcessIT {
         .isEqualTo(ExitCodes.NOT_FOUND);
   }
 
+  /** Upstream's OperatorConfiguration file is read before anything else, and checked. */
+  @Test
+  void operatorRefusesAConfigurationFileWithAnUnknownFieldNamingIt() throws Exception {
+    Path config = Files.writeString(druid.workDir().resolve("operator-config.yaml"), """
+        apiVersion: operator.config.druid.gardener.cloud/v1alpha1
+        kind: OperatorConfiguration
+        controllers:
+          compaction: {enabled: true}
+          etcd: {enableEtcdSpecAutoReconcile: true, bogus: 1}
+        """);
+    DruidProcess.Result refused = druid.druid("operator", "--config", config.toString());
+    assertThat(refused.code()).isEqualTo(ExitCodes.ERROR);
+    assertThat(refused.err()).contains("unknown field controllers.etcd.bogus");
+  }
+
   private static Map<String, String> annotations(KubernetesClient client, String name) {
     Map<String, String> annotations = client.resources(Etcd.class).withName(name).get()
         .getMetadata().getAnnotations();

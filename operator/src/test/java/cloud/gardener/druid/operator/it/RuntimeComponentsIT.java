@@ -12,7 +12,11 @@ import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import cloud.gardener.druid.api.types.GoDuration;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HashMap;
 import org.junit.jupiter.api.Test;
 
@@ -34,8 +38,12 @@ class RuntimeComponentsIT {
     Etcd etcd = load("etcd-1-local.yaml", ns.name());
     etcd.getMetadata().setName("runtime");
     etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/runtime");
+    etcd.getSpec().getEtcd().setHeartbeatDuration(GoDuration.parse("2s"));
     client.resource(etcd).create();
     awaitRolloutComplete(client, "runtime");
+    assertThat(renewalPeriod(client, EtcdNames.of(etcd).memberLease(0)))
+        .as("spec.etcd.heartbeatDuration: 2s renews the member lease every 2s (default: 10s)")
+        .isBetween(Duration.ofMillis(1_500), Duration.ofMillis(4_000));
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       EtcdClients.put(etcdClient.getKVClient(), "/kept", "yes");
     }
@@ -68,6 +76,22 @@ class RuntimeComponentsIT {
     try (Client etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
       assertThat(EtcdClients.get(etcdClient.getKVClient(), "/kept")).isEqualTo("yes");
     }
+  }
+
+  /** The time between two consecutive renewals of {@code lease} as the API server stored them. */
+  private static Duration renewalPeriod(KubernetesClient client, String lease) {
+    List<Instant> renewals = new ArrayList<>();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+      var found = client.leases().withName(lease).get();
+      if (found != null && found.getSpec().getRenewTime() != null) {
+        Instant renewed = found.getSpec().getRenewTime().toInstant();
+        if (renewals.isEmpty() || !renewals.get(renewals.size() - 1).equals(renewed)) {
+          renewals.add(renewed);
+        }
+      }
+      return renewals.size() >= 3;
+    });
+    return Duration.between(renewals.get(1), renewals.get(2));
   }
 
   /** Service account, role, role binding, 3 leases, disruption budget, 2 services: 9. */

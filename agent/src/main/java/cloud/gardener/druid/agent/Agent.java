@@ -215,12 +215,12 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     }
     if (store.isPresent()) {
       scheduler = new SnapshotScheduler(client, store.get(), config.snapshots(),
-          Clock.systemUTC(), Duration.ofMinutes(15), listener,
+          Clock.systemUTC(), config.timings(), listener,
           new StoreIdentity(config.member().namespace(), config.member().etcdName()));
       scheduler.start();
     }
     Defragmenter defragmenter = new Defragmenter(client, config.member(),
-        metrics.backupRestore());
+        metrics.backupRestore(), config.timings().defragTimeout());
     defrag = new CronRunner("defragmentation", config.defragSchedule(),
         defragmenter::runIfLeader);
     defrag.start();

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.config.AgentTimings;
 import cloud.gardener.druid.agent.config.EtcdBinDirOption;
 import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
@@ -85,7 +86,7 @@ public final class AgentOptions {
       description = "etcd's backend quota, a quantity such as 8Gi (default: ${DEFAULT-VALUE}).")
   String quota;
 
-  @Option(names = "--snapshot-count", paramLabel = "COUNT", defaultValue = "75000",
+  @Option(names = "--snapshot-count", paramLabel = "COUNT", defaultValue = "10000",
       description = "Committed transactions between etcd's own raft snapshots (default:"
           + " ${DEFAULT-VALUE}).")
   long snapshotCount;
@@ -112,7 +113,8 @@ public final class AgentOptions {
   String etcdMetrics;
 
   @Option(names = "--backend-bbolt-freelist-type", paramLabel = "map|array",
-      description = "etcd's bbolt freelist type. Default: etcd's (map).")
+      defaultValue = "array", description = "etcd's bbolt freelist type (default:"
+          + " ${DEFAULT-VALUE}, as upstream etcd-druid; etcd's own is map).")
   String freelistType;
 
   @Option(names = "--client-tls-dir", paramLabel = "DIR", description = "Directory with"
@@ -205,6 +207,32 @@ public final class AgentOptions {
       description = "Wait between failed initialisation attempts (default: ${DEFAULT-VALUE}).")
   String initRetryPeriod;
 
+  @Option(names = "--etcd-snapshot-timeout", paramLabel = "DURATION", defaultValue = "15m",
+      description = "A full snapshot is given up after this long (spec.backup."
+          + "etcdSnapshotTimeout; default: ${DEFAULT-VALUE}, as upstream).")
+  String snapshotTimeout;
+
+  @Option(names = "--etcd-defrag-timeout", paramLabel = "DURATION", defaultValue = "15m",
+      description = "A member's defragmentation is given up after this long (spec.etcd."
+          + "etcdDefragTimeout; default: ${DEFAULT-VALUE}, as upstream).")
+  String defragTimeout;
+
+  @Option(names = "--k8s-heartbeat-duration", paramLabel = "DURATION", defaultValue = "10s",
+      description = "Period of the member lease renewal (spec.etcd.heartbeatDuration;"
+          + " default: ${DEFAULT-VALUE}, as upstream).")
+  String heartbeatDuration;
+
+  @Option(names = "--reelection-period", paramLabel = "DURATION", defaultValue = "1s",
+      description = "How often the agent asks etcd whether its member leads and so takes the"
+          + " snapshots (spec.backup.leaderElection.reelectionPeriod; default:"
+          + " ${DEFAULT-VALUE}).")
+  String reelectionPeriod;
+
+  @Option(names = "--etcd-connection-timeout-leader-election", paramLabel = "DURATION",
+      defaultValue = "10s", description = "How long that question may take (spec.backup."
+          + "leaderElection.etcdConnectionTimeout; default: ${DEFAULT-VALUE}).")
+  String leaderCheckTimeout;
+
   @Option(names = "--leases", description = "Renew member and snapshot leases. Default: when running in Kubernetes"
           + " (KUBERNETES_SERVICE_HOST set).")
   Boolean leases;
@@ -234,7 +262,24 @@ public final class AgentOptions {
     return new AgentConfig(member, tuning, store(etcd), policy, CronSchedule.parse(defragSchedule),
         podIp, serverPort, tls(serverTlsDir, true), apiCaller(),
         GoDuration.parse(initRetryPeriod).toDuration(),
-        leases != null ? leases : System.getenv("KUBERNETES_SERVICE_HOST") != null);
+        leases != null ? leases : System.getenv("KUBERNETES_SERVICE_HOST") != null,
+        timings());
+  }
+
+  private AgentTimings timings() {
+    return new AgentTimings(positive("--etcd-snapshot-timeout", snapshotTimeout),
+        positive("--etcd-defrag-timeout", defragTimeout),
+        positive("--k8s-heartbeat-duration", heartbeatDuration),
+        positive("--reelection-period", reelectionPeriod),
+        positive("--etcd-connection-timeout-leader-election", leaderCheckTimeout));
+  }
+
+  private static Duration positive(String option, String value) {
+    Duration d = GoDuration.parse(value).toDuration();
+    if (d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(option + " must be positive, not " + value);
+    }
+    return d;
   }
 
   /** Who may call the agent API: the agent never serves it unauthenticated by accident. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
+import cloud.gardener.druid.agent.config.AgentTimings;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.v1alpha1.GarbageCollectionPolicy;
@@ -46,14 +47,30 @@ class AgentOptionsTest {
   }
 
   @Test
-  void etcdMetricsAndFreelistTypeAreEtcdsValuesOrEtcdsDefaults() {
+  void upstreamsTimeoutsHeartbeatAndLeaderChecksHaveUpstreamsDefaultsAndMustBePositive() {
+    AgentTimings unset = parse("--name=etcd-main-0").timings();
+    assertThat(unset.snapshotTimeout()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(unset.defragTimeout()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(unset.leaseRenewal()).isEqualTo(Duration.ofSeconds(10));
+    AgentTimings set = parse("--name=etcd-main-0", "--etcd-snapshot-timeout=20m",
+        "--etcd-defrag-timeout=8m", "--k8s-heartbeat-duration=5s", "--reelection-period=5s",
+        "--etcd-connection-timeout-leader-election=3s").timings();
+    assertThat(set).isEqualTo(new AgentTimings(Duration.ofMinutes(20), Duration.ofMinutes(8),
+        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(3)));
+    assertThatThrownBy(() -> parse("--name=etcd-main-0", "--etcd-defrag-timeout=0"))
+        .hasMessageContaining("--etcd-defrag-timeout must be positive");
+  }
+
+  @Test
+  void etcdMetricsAndFreelistTypeAreEtcdsValuesOrUpstreamsDefaults() {
     AgentConfig unset = parse("--name=etcd-main-0");
     assertThat(unset.etcd().metrics()).isEmpty();
-    assertThat(unset.etcd().bboltFreelistType()).isEmpty();
+    assertThat(unset.etcd().bboltFreelistType()).as("upstream #1374").hasValue("array");
+    assertThat(unset.etcd().snapshotCount()).as("upstream #1166").isEqualTo(10_000);
     AgentConfig set = parse("--name=etcd-main-0", "--etcd-metrics=extensive",
-        "--backend-bbolt-freelist-type=array");
+        "--backend-bbolt-freelist-type=map");
     assertThat(set.etcd().metrics()).hasValue("extensive");
-    assertThat(set.etcd().bboltFreelistType()).hasValue("array");
+    assertThat(set.etcd().bboltFreelistType()).hasValue("map");
     assertThatThrownBy(() -> parse("--name=etcd-main-0", "--etcd-metrics=all"))
         .hasMessageContaining("--etcd-metrics must be one of basic, extensive, not all");
   }

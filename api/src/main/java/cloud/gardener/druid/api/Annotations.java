@@ -16,6 +16,13 @@ public final class Annotations {
   /** Lifts the protection of managed objects. */
   public static final String DISABLE_COMPONENT_PROTECTION =
       "druid.gardener.cloud/disable-etcd-component-protection";
+  /**
+   * Upstream's: while present, the Etcd runs no member (as with {@code replicas: 0}) and, once no
+   * member pod is left, has none of its runtime components (service account, role, role
+   * binding, leases, disruption budget, services); the config map and volumes stay.
+   */
+  public static final String DISABLE_RUNTIME_COMPONENT_CREATION =
+      "druid.gardener.cloud/disable-etcd-runtime-component-creation";
   /** Must equal the Etcd's metadata.generation to authorise a volume replacement (addition). */
   public static final String CONFIRM_VOLUME_REPLACEMENT =
       "druid.gardener.cloud/confirm-volume-replacement";

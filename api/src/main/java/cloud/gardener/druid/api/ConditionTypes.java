@@ -12,6 +12,11 @@ public final class ConditionTypes {
   public static final String BACKUP_READY = "BackupReady";
   public static final String DATA_VOLUMES_READY = "DataVolumesReady";
   public static final String CLUSTER_ID_MISMATCH = "ClusterIDMismatch";
+  /**
+   * Upstream's: the outcome of the last snapshot compaction (a compaction Job or the full
+   * snapshot taken instead); written by the compaction controller only.
+   */
+  public static final String LAST_SNAPSHOT_COMPACTION_SUCCEEDED = "LastSnapshotCompactionSucceeded";
   /** Addition: no volume change is pending. */
   public static final String VOLUMES_UP_TO_DATE = "VolumesUpToDate";
   /** Addition: present (True) while the spec sets upstream fields this operator ignores. */

@@ -15,12 +15,16 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 
 /** {@code druid operator}: runs the controllers for Etcd, EtcdOpsTask and EtcdCopyBackupsTask. */
@@ -32,6 +36,15 @@ import picocli.CommandLine.Option;
             + "resources. Uses the in-cluster service account, or --kubeconfig / $KUBECONFIG "
             + "outside a cluster."})
 final class OperatorCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Upstream's OperatorConfiguration file (apiVersion "
+          + OperatorConfigurationFile.API_VERSION + "): its fields set the options of the same"
+          + " meaning; options given here win; fields without a meaning here are named at start.")
+  Path config;
 
   @Option(names = "--kubeconfig", paramLabel = "FILE",
       description = "Kubeconfig to use (default: $KUBECONFIG, then in-cluster).")
@@ -133,8 +146,19 @@ final class OperatorCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE}).")
   Duration activeDeadline;
 
+  @Mixin
+  WebhookOptions webhook = new WebhookOptions();
+
   @Override
   public Integer call() throws InterruptedException, IOException {
+    if (config != null) {
+      List<String> ignored = OperatorConfigurationFile.apply(config, this,
+          spec.commandLine().getParseResult());
+      if (!ignored.isEmpty()) {
+        spec.commandLine().getErr().println("operator: --config " + config + ": accepted, not"
+            + " acted on: " + String.join(", ", ignored));
+      }
+    }
     LeaderElection.Timing timing;
     try {
       timing = new LeaderElection.Timing(leaseDuration, renewDeadline, retryPeriod);
@@ -154,6 +178,7 @@ final class OperatorCommand implements Callable<Integer> {
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, timing,
         settings), operatorMetrics);
+    webhook.settings().ifPresent(operator::protectComponents);
     MetricsServer metrics = metricsPort < 0 ? null : new MetricsServer(
         new InetSocketAddress(metricsAddress, metricsPort), operator.metrics()::scrape, operator::ready);
     CountDownLatch stopped = new CountDownLatch(1);

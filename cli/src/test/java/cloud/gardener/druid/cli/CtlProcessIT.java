@@ -2,6 +2,7 @@ package cloud.gardener.druid.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
@@ -16,6 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,6 +63,23 @@ class CtlProcessIT {
     CtlCommandsIT.create(client, "etcd-events", Map.of("app", "demo"));
     snapshots(dir, main, ns.name());
     memberPods(client);
+    managedObjects(client);
+  }
+
+  /** What the operator would label as its own for etcd-main (list-resources shows them). */
+  private static void managedObjects(KubernetesClient client) {
+    Map<String, String> labels = Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
+        Labels.PART_OF, ETCD);
+    client.configMaps().resource(new ConfigMapBuilder().withNewMetadata()
+        .withName(ETCD + "-config").withLabels(labels).endMetadata()
+        .addToData("etcd.conf.yaml", "name: etcd-config\n").build()).create();
+    client.services().resource(new ServiceBuilder().withNewMetadata()
+        .withName(ETCD + "-client").withLabels(labels).endMetadata().withNewSpec()
+        .addNewPort().withPort(2379).endPort().endSpec().build()).create();
+    client.pods().withName(ETCD + "-0").edit(p -> {
+      p.getMetadata().setLabels(labels);
+      return p;
+    });
   }
 
   private static EtcdStatus ready(Etcd etcd) {
@@ -167,6 +187,59 @@ class CtlProcessIT {
       assertThat(direct.err()).isEqualTo(plugin.err());
       assertThat(plugin.code() == 0 ? plugin.out() : plugin.err()).as(args.toString())
           .isNotBlank();
+    }
+  }
+
+  @Test
+  void componentProtectionRemoveAndAddSetAndClearUpstreamsAnnotation(KubernetesClient client) {
+    DruidProcess.Result removed = druid.kubectlDruid("component-protection", "remove",
+        "etcd-events");
+    assertThat(removed.code()).as(removed.err()).isZero();
+    assertThat(annotations(client, "etcd-events"))
+        .containsEntry("druid.gardener.cloud/disable-etcd-component-protection", "");
+    DruidProcess.Result again = druid.druid("ctl", "component-protection", "remove",
+        "etcd-events");
+    assertThat(again.code()).isEqualTo(ExitCodes.REFUSED);
+    DruidProcess.Result added = druid.kubectlDruid("component-protection", "add", "etcd-events");
+    assertThat(added.code()).as(added.err()).isZero();
+    assertThat(annotations(client, "etcd-events"))
+        .doesNotContainKey("druid.gardener.cloud/disable-etcd-component-protection");
+    JsonNode listed = readJson(druid.kubectlDruid("list-resources", ETCD, "--filter",
+        "ConfigMap,Pod", "-o", "json").out());
+    assertThat(listed.at("/items").size()).isEqualTo(2);
+    assertThat(listed.at("/items/0/kind").asText()).isEqualTo("ConfigMap");
+    assertThat(druid.kubectlDruid("list-resources", ETCD, "--filter", "Bogus").code())
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(druid.kubectlDruid("list-resources", "nope").code())
+        .isEqualTo(ExitCodes.NOT_FOUND);
+  }
+
+  /** Upstream's OperatorConfiguration file is read before anything else, and checked. */
+  @Test
+  void operatorRefusesAConfigurationFileWithAnUnknownFieldNamingIt() throws Exception {
+    Path config = Files.writeString(druid.workDir().resolve("operator-config.yaml"), """
+        apiVersion: operator.config.druid.gardener.cloud/v1alpha1
+        kind: OperatorConfiguration
+        controllers:
+          compaction: {enabled: true}
+          etcd: {enableEtcdSpecAutoReconcile: true, bogus: 1}
+        """);
+    DruidProcess.Result refused = druid.druid("operator", "--config", config.toString());
+    assertThat(refused.code()).isEqualTo(ExitCodes.ERROR);
+    assertThat(refused.err()).contains("unknown field controllers.etcd.bogus");
+  }
+
+  private static Map<String, String> annotations(KubernetesClient client, String name) {
+    Map<String, String> annotations = client.resources(Etcd.class).withName(name).get()
+        .getMetadata().getAnnotations();
+    return annotations == null ? Map.of() : annotations;
+  }
+
+  private static JsonNode readJson(String text) {
+    try {
+      return new ObjectMapper().readTree(text);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(text, e);
     }
   }
 

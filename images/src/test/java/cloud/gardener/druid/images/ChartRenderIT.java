@@ -142,6 +142,48 @@ class ChartRenderIT {
     return out;
   }
 
+  /**
+   * The component protection webhook: off by default (no Service, no webhook RBAC); enabled,
+   * the operator gets its flags and port, a Service in front of that port, the right to write
+   * only its ValidatingWebhookConfiguration and its own certificate Secret.
+   */
+  @Test
+  void componentProtectionRendersTheOperatorsFlagsItsServiceAndOnlyItsRbac() {
+    assertThat(render("r", "ops").keySet()).noneMatch(k -> k.contains("webhook")
+        || k.equals("Service/r-etcd-druid"));
+    Map<String, HasMetadata> objects = render("r", "ops", "--set",
+        "componentProtection.enabled=true");
+    Deployment d = (Deployment) objects.get("Deployment/r-etcd-druid");
+    var c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getArgs()).contains("--enable-etcd-components-webhook",
+        "--webhook-server-port=9443", "--webhook-service=ops/r-etcd-druid",
+        "--webhook-configuration-name=etcd-druid-component-protection",
+        "--etcd-components-webhook-exempt-service-accounts="
+            + "system:serviceaccount:kube-system:generic-garbage-collector");
+    assertThat(c.getPorts()).anySatisfy(p -> {
+      assertThat(p.getName()).isEqualTo("webhook");
+      assertThat(p.getContainerPort()).isEqualTo(9443);
+    });
+    io.fabric8.kubernetes.api.model.Service service =
+        (io.fabric8.kubernetes.api.model.Service) objects.get("Service/r-etcd-druid");
+    assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
+      assertThat(p.getPort()).isEqualTo(9443);
+      assertThat(p.getTargetPort().getStrVal()).isEqualTo("webhook");
+    });
+    var role = (io.fabric8.kubernetes.api.model.rbac.ClusterRole)
+        objects.get("ClusterRole/r-etcd-druid-ops-webhook");
+    assertThat(role.getRules()).allSatisfy(rule -> assertThat(rule.getResources())
+        .containsExactly("validatingwebhookconfigurations"));
+    assertThat(role.getRules()).filteredOn(rule -> rule.getVerbs().contains("patch"))
+        .singleElement().satisfies(rule -> assertThat(rule.getResourceNames())
+            .containsExactly("etcd-druid-component-protection"));
+    var secrets = (io.fabric8.kubernetes.api.model.rbac.Role)
+        objects.get("Role/r-etcd-druid-webhook@ops");
+    assertThat(secrets.getRules()).filteredOn(rule -> rule.getVerbs().contains("get"))
+        .singleElement().satisfies(rule -> assertThat(rule.getResourceNames())
+            .containsExactly("r-etcd-druid-webhook-tls"));
+  }
+
   @Test
   void twoReleasesDoNotShareNames() {
     assertThat(render("a", "x").keySet()).doesNotContainAnyElementsOf(render("b", "x").keySet());

@@ -29,9 +29,13 @@ import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.EtcdOpsTaskReconciler;
 import cloud.gardener.druid.operator.task.VolumeHandshake;
 import cloud.gardener.druid.operator.status.VolumeRecorder;
+import cloud.gardener.druid.operator.webhook.ComponentProtectionWebhook;
+import cloud.gardener.druid.operator.webhook.WebhookSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -67,6 +71,8 @@ public final class EtcdOperator implements AutoCloseable {
   private final EtcdOpsTaskReconciler tasks;
   private final OperatorMetrics metrics;
   private final RolloutExecutor rolloutExecutor;
+  private WebhookSettings webhookSettings;
+  private ComponentProtectionWebhook webhook;
   /** The agent status calls of every Etcd: one small pool, so they never pile up threads. */
   private final ExecutorService agentCalls = Executors.newFixedThreadPool(8, r -> {
     Thread t = new Thread(r, "agent-client");
@@ -152,7 +158,23 @@ public final class EtcdOperator implements AutoCloseable {
     }
   }
 
+  /**
+   * Serves upstream's component protection webhook from {@link #start} on (call before it):
+   * changes to the objects the operator manages by others are refused.
+   */
+  public void protectComponents(WebhookSettings settings) {
+    this.webhookSettings = settings;
+  }
+
   public void start() {
+    if (webhookSettings != null) {
+      try {
+        webhook = ComponentProtectionWebhook.start(client, webhookSettings,
+            options.namespaces(), Clock.systemUTC());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serve the component protection webhook", e);
+      }
+    }
     operator.start();
   }
 
@@ -186,5 +208,8 @@ public final class EtcdOperator implements AutoCloseable {
     }
     agentCalls.shutdownNow();
     metrics.close();
+    if (webhook != null) {
+      webhook.close();
+    }
   }
 }

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param apiCaller the common name a caller's certificate must have on every path but the
  *     probes and metrics; empty only with {@code --insecure-api} (tests)
  * @param leases whether to renew the member and snapshot leases in Kubernetes
+ * @param timings timeouts and periods of the agent's etcd calls and lease renewals
  */
 public record AgentConfig(
     MemberConfig member,
@@ -27,5 +28,6 @@ public record AgentConfig(
     Optional<TlsFiles> serverTls,
     Optional<String> apiCaller,
     Duration initRetryPeriod,
-    boolean leases) {
+    boolean leases,
+    AgentTimings timings) {
 }

@@ -7,6 +7,7 @@ import cloud.gardener.druid.agent.metrics.BackupRestoreMetrics;
 import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.agent.MemberStatus;
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -48,16 +49,20 @@ public final class Defragmenter {
   private final Cluster cluster;
   private final String name;
 
-  public Defragmenter(MemberClient self, MemberConfig member, BackupRestoreMetrics metrics) {
-    this(new EtcdCluster(self, member, metrics), member.name());
+  public Defragmenter(MemberClient self, MemberConfig member, BackupRestoreMetrics metrics,
+      Duration timeout) {
+    this(new EtcdCluster(self, member, metrics, timeout), member.name());
   }
 
-  /** Defragments the member behind {@code client}, timed by its endpoint as upstream does. */
-  public static void defragment(MemberClient client, BackupRestoreMetrics metrics)
-      throws EtcdException {
+  /**
+   * Defragments the member behind {@code client}, timed by its endpoint as upstream does, and
+   * given up after {@code timeout} ({@code spec.etcd.etcdDefragTimeout}).
+   */
+  public static void defragment(MemberClient client, BackupRestoreMetrics metrics,
+      Duration timeout) throws EtcdException {
     String endpoint = client.endpoint().toString();
     BackupRestoreMetrics.timed((ok, took) -> metrics.defragmented(endpoint, ok, took), () -> {
-      client.defragment();
+      client.defragment(timeout);
       return null;
     });
   }
@@ -124,7 +129,7 @@ public final class Defragmenter {
 
   /** The real cluster, through this member's client and a short-lived client per follower. */
   private record EtcdCluster(MemberClient client, MemberConfig member,
-      BackupRestoreMetrics metrics) implements Cluster {
+      BackupRestoreMetrics metrics, Duration timeout) implements Cluster {
 
     @Override
     public MemberStatus self() throws EtcdException {
@@ -152,7 +157,7 @@ public final class Defragmenter {
     @Override
     public void defragment(Peer peer) throws EtcdException {
       try (MemberClient other = new MemberClient(peer.clientUrl(), member.clientTls())) {
-        Defragmenter.defragment(other, metrics);
+        Defragmenter.defragment(other, metrics, timeout);
       }
     }
 
@@ -163,7 +168,7 @@ public final class Defragmenter {
 
     @Override
     public void defragmentSelf() throws EtcdException {
-      Defragmenter.defragment(client, metrics);
+      Defragmenter.defragment(client, metrics, timeout);
     }
   }
 }

@@ -69,6 +69,13 @@ public final class MemberClient implements AutoCloseable {
     return endpoint;
   }
 
+  /** Whether this member is etcd's leader, asked with {@code timeout}. */
+  public boolean leads(Duration timeout) throws EtcdException {
+    StatusResponse status = await(client.getMaintenanceClient().statusMember(
+        endpoint.toString()), "get the status of " + endpoint, timeout);
+    return status.getLeader() == status.getHeader().getMemberId();
+  }
+
   public MemberStatus status() throws EtcdException {
     StatusResponse status = await(client.getMaintenanceClient().statusMember(endpoint.toString()),
         "get the status of " + endpoint);
@@ -156,8 +163,13 @@ public final class MemberClient implements AutoCloseable {
   }
 
   public void defragment() throws EtcdException {
+    defragment(Duration.ofMinutes(10));
+  }
+
+  /** Defragments this member, giving up after {@code timeout}. */
+  public void defragment(Duration timeout) throws EtcdException {
     CompletableFuture<?> f = client.getMaintenanceClient().defragmentMember(endpoint.toString());
-    await(f, "defragment " + endpoint, Duration.ofMinutes(10));
+    await(f, "defragment " + endpoint, timeout);
   }
 
   /**

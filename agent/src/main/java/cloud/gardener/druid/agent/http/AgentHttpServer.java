@@ -106,7 +106,7 @@ public final class AgentHttpServer implements AutoCloseable {
     audited(AgentApi.CLUSTER_DOWNGRADE, POST, Kind.QUICK, this::downgrade);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
-      Defragmenter.defragment(etcd(), metrics.backupRestore());
+      Defragmenter.defragment(etcd(), metrics.backupRestore(), settings.defragTimeout());
       json(e, 200, new Defragmented(settings.memberName()));
     });
   }

@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.http;
 
 import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.tls.TlsFiles;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -12,10 +13,10 @@ import java.util.Optional;
  * @param caller the common name a caller's certificate must have; empty: every caller
  */
 public record ApiSettings(String host, int port, Optional<TlsFiles> tls,
-    Optional<String> caller, String memberName) {
+    Optional<String> caller, String memberName, Duration defragTimeout) {
 
   public static ApiSettings of(AgentConfig config) {
     return new ApiSettings(config.serverHost(), config.serverPort(), config.serverTls(),
-        config.apiCaller(), config.member().name());
+        config.apiCaller(), config.member().name(), config.timings().defragTimeout());
   }
 }

@@ -39,7 +39,8 @@ public final class LeaseRenewer implements SnapshotListener, AutoCloseable {
 
   public static LeaseRenewer start(AgentConfig config, MemberClient etcd) {
     LeaseRenewer renewer = new LeaseRenewer(LeaseClient.fromEnvironment(), config, etcd);
-    renewer.executor.scheduleWithFixedDelay(renewer::renewMemberLease, 0, 10, TimeUnit.SECONDS);
+    renewer.executor.scheduleWithFixedDelay(renewer::renewMemberLease, 0,
+        config.timings().leaseRenewal().toMillis(), TimeUnit.MILLISECONDS);
     return renewer;
   }
 

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.snapshot;
 
+import cloud.gardener.druid.agent.config.AgentTimings;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
@@ -7,7 +8,6 @@ import cloud.gardener.druid.agent.gc.GarbageCollector;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
-import cloud.gardener.druid.api.agent.MemberStatus;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,9 +57,24 @@ public final class SnapshotScheduler implements AutoCloseable {
   private Instant nextDelta = Instant.MAX;
   private Instant nextGc = Instant.MIN;
   private Instant writerRetryAt = Instant.MIN;
+  private final AgentTimings timings;
+  private Instant nextLeaderCheck = Instant.MIN;
+  private boolean leading;
 
   public SnapshotScheduler(MemberClient etcd, SnapshotStore store, SnapshotPolicy policy,
       Clock clock, Duration snapshotTimeout, SnapshotListener listener, StoreIdentity self) {
+    this(etcd, store, policy, clock, new AgentTimings(snapshotTimeout,
+        AgentTimings.DEFAULTS.defragTimeout(), AgentTimings.DEFAULTS.leaseRenewal(),
+        AgentTimings.DEFAULTS.leaderCheck(), AgentTimings.DEFAULTS.leaderCheckTimeout()),
+        listener, self);
+  }
+
+  /**
+   * @param timings the snapshot timeout, and how often and how patiently leadership is asked
+   */
+  public SnapshotScheduler(MemberClient etcd, SnapshotStore store, SnapshotPolicy policy,
+      Clock clock, AgentTimings timings, SnapshotListener listener, StoreIdentity self) {
+    this.timings = timings;
     this.etcd = etcd;
     this.self = self;
     this.store = store;
@@ -68,7 +83,7 @@ public final class SnapshotScheduler implements AutoCloseable {
     this.listener = listener;
     this.progress = new SnapshotProgressMeter(clock);
     this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compression(), clock,
-        snapshotTimeout, progress);
+        timings.snapshotTimeout(), progress);
   }
 
   public void start() {
@@ -110,12 +125,23 @@ public final class SnapshotScheduler implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether this member leads, asked at most every {@code leaderCheck}
+   * ({@code spec.backup.leaderElection.reelectionPeriod}) with
+   * {@code leaderCheckTimeout} ({@code etcdConnectionTimeout}); no answer: not leading.
+   */
   private boolean isLeader() {
-    try {
-      return etcd.status().role() == MemberStatus.Role.Leader;
-    } catch (EtcdException e) {
-      return false;
+    Instant now = clock.instant();
+    if (now.isBefore(nextLeaderCheck)) {
+      return leading;
     }
+    nextLeaderCheck = now.plus(timings.leaderCheck());
+    try {
+      leading = etcd.leads(timings.leaderCheckTimeout());
+    } catch (EtcdException e) {
+      leading = false;
+    }
+    return leading;
   }
 
   private void becomeWriter() throws IOException, EtcdException {

@@ -294,6 +294,46 @@ class SnapshotRestoreIT {
     }
   }
 
+  /**
+   * A store written before compression became the default (an uncompressed full snapshot and
+   * delta) and continued after it (gzip deltas) is
+   * restored whole: each snapshot is read by its own format.
+   */
+  @Test
+  void aStoreWrittenUncompressedAndThenCompressedIsRestoredWhole() throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(work.resolve("store"), "etcd-test");
+    SortedMap<String, String> source;
+    try (LocalEtcd etcd = new LocalEtcd("etcd-test-0", work.resolve("source"),
+        work.resolve("source.log"))) {
+      etcd.putKeys("/m/", 0, 800);
+      Snapshot full = new FullSnapshotter(etcd.client(), store, SnapshotCompression.NONE,
+          Clock.systemUTC(), Duration.ofMinutes(1)).take(false);
+      long next;
+      try (DeltaSnapshotter before = new DeltaSnapshotter(etcd.client(), store,
+          SnapshotCompression.NONE, Clock.systemUTC(), 10 << 20, full.endRevision() + 1,
+          () -> { })) {
+        etcd.putKeys("/m/", 700, 300);
+        awaitFlushed(before, etcd);
+        next = before.lastStoredRevision() + 1;
+      }
+      try (DeltaSnapshotter after = new DeltaSnapshotter(etcd.client(), store,
+          SnapshotCompression.GZIP, Clock.systemUTC(), 10 << 20, next, () -> { })) {
+        etcd.putKeys("/m/", 900, 300);
+        etcd.client().client().getKVClient().delete(LocalEtcd.bytes("/m/3")).get();
+        awaitFlushed(after, etcd);
+      }
+      source = LocalEtcd.dump(etcd.client());
+    }
+    assertThat(store.list()).extracting(Snapshot::fileName)
+        .anyMatch(n -> n.endsWith(".gz")).anyMatch(n -> !n.endsWith(".gz")).hasSize(3);
+
+    restore(store, "restored");
+    try (LocalEtcd restored = new LocalEtcd("etcd-test-0", work.resolve("restored"),
+        work.resolve("restored.log"))) {
+      assertThat(LocalEtcd.dump(restored.client())).isEqualTo(source).hasSize(1_199);
+    }
+  }
+
   private RestorePlan restore(LocalSnapshotStore store, String dir) throws Exception {
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
         LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve(dir));

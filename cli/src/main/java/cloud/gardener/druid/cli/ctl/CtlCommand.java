@@ -32,6 +32,8 @@ import picocli.CommandLine.Command;
         ReconcileCommand.class,
         SuspendCommand.class,
         ResumeCommand.class,
+        ComponentProtectionCommand.class,
+        ListResourcesCommand.class,
         BackupsCommand.class,
         LogsCommand.class,
         CtlProbeCommand.class,

@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * What the Etcd-changing commands (confirm-volumes, hibernate, wake, reconcile, suspend,
- * resume) will do to a given Etcd: pure functions from the Etcd as read to a {@link Plan}.
+ * resume, component-protection) will do to a given Etcd: pure functions from the Etcd as read to a {@link Plan}.
  */
 public final class EtcdPlans {
 
@@ -193,6 +193,31 @@ public final class EtcdPlans {
     return new Plan.Edit(List.of("will remove " + Annotations.SUSPEND_SPEC_RECONCILE
             + " from etcd " + describe(etcd) + ": spec changes are applied again"),
         e -> withoutAnnotation(e, Annotations.SUSPEND_SPEC_RECONCILE));
+  }
+
+  /** {@code component-protection add}: upstream removes the annotation that lifts it. */
+  static Plan protect(Etcd etcd) {
+    if (annotation(etcd, Annotations.DISABLE_COMPONENT_PROTECTION) == null) {
+      return new Plan.Refusal("the components of etcd " + describe(etcd)
+          + " are already protected");
+    }
+    return new Plan.Edit(List.of("will remove " + Annotations.DISABLE_COMPONENT_PROTECTION
+            + " from etcd " + describe(etcd) + ": changes to the objects the operator manages"
+            + " for it by others are refused again (with the operator's component protection"
+            + " webhook on)"),
+        e -> withoutAnnotation(e, Annotations.DISABLE_COMPONENT_PROTECTION));
+  }
+
+  /** {@code component-protection remove}: upstream's annotation, with an empty value. */
+  static Plan unprotect(Etcd etcd) {
+    if (annotation(etcd, Annotations.DISABLE_COMPONENT_PROTECTION) != null) {
+      return new Plan.Refusal("the components of etcd " + describe(etcd)
+          + " are already unprotected");
+    }
+    return new Plan.Edit(List.of("will annotate etcd " + describe(etcd) + " "
+            + Annotations.DISABLE_COMPONENT_PROTECTION + ": anyone with RBAC rights may then"
+            + " change or delete the objects the operator manages for it"),
+        e -> withAnnotation(e, Annotations.DISABLE_COMPONENT_PROTECTION, ""));
   }
 
   static String describe(Etcd etcd) {

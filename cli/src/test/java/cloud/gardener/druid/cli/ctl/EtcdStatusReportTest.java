@@ -36,7 +36,9 @@ class EtcdStatusReportTest {
     m.setStatus("Ready");
     m.setMemberRevision("abc");
     m.setUpdated(true);
+    m.setEtcdVersion("3.6.16");
     s.setMembers(List.of(m));
+    s.setEtcdClusterVersion("3.6.0");
     Condition c = new Condition();
     c.setType("VolumesUpToDate");
     c.setStatus("False");
@@ -48,7 +50,8 @@ class EtcdStatusReportTest {
     String text = EtcdStatusReport.render(etcd);
 
     assertThat(text).contains("Etcd ns/main", "Rollout: in progress", "AllMembersUpdated is absent")
-        .containsPattern("main-0\\s+-\\s+Leader\\s+Ready\\s+abc")
+        .containsPattern("main-0\\s+-\\s+Leader\\s+Ready\\s+3\\.6\\.16\\s+abc")
+        .contains("etcd: 3.6, cluster version 3.6.0")
         .contains("kubectl -n ns annotate etcd main druid.gardener.cloud/confirm-volume-replacement=4");
   }
 

@@ -1,7 +1,9 @@
 package cloud.gardener.druid.operator.compaction;
 
 import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.Action;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.Failures;
 import cloud.gardener.druid.operator.compaction.CompactionDecision.JobState;
@@ -11,12 +13,15 @@ import cloud.gardener.druid.operator.model.CompactionJobBuilder;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.status.Conditions;
+import cloud.gardener.druid.operator.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -28,6 +33,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * {@code spec.backup.snapshotCompaction.eventsThreshold} (else the operator's
  * {@code --etcd-events-threshold}). One Job per Etcd at a time; a finished Job is counted in
  * {@link CompactionMetrics} and deleted; failed Jobs back off ({@link CompactionDecision}).
- * Registered only with {@code --enable-backup-compaction}. Writes nothing on the Etcd.
+ * Registered only with {@code --enable-backup-compaction}. On the Etcd it writes only the
+ * condition {@code LastSnapshotCompactionSucceeded} ({@link CompactionCondition}), which the
+ * Etcd reconciler carries over.
  */
 @ControllerConfiguration(name = "etcd-compaction")
 public final class CompactionReconciler implements Reconciler<Etcd> {
@@ -58,6 +66,7 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
   private final CompactionMetrics metrics;
   private final Clock clock;
   private final Map<String, Failures> failures = new ConcurrentHashMap<>();
+  private final StatusWriter statusWriter;
 
   public CompactionReconciler(KubernetesClient client, AgentClient agents,
       OperatorSettings settings, CompactionMetrics metrics, Clock clock) {
@@ -66,6 +75,7 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
     this.settings = settings;
     this.metrics = metrics;
     this.clock = clock;
+    this.statusWriter = new StatusWriter(client);
   }
 
   @Override
@@ -124,6 +134,8 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
       LOG.info("compaction job of Etcd {}/{} {} after {} s{}", namespace, name,
           outcome.succeeded() ? "succeeded" : "failed", outcome.duration().toSeconds(),
           outcome.reason() == null ? "" : " (" + outcome.reason() + ")");
+      record(etcd, CompactionCondition.ofJob(namespace, CompactionJobBuilder.jobName(etcd),
+          outcome, jobPod(etcd)));
       deleteJob(etcd);
       return UpdateControl.<Etcd>noUpdate().rescheduleAfter(RETRY);
     }
@@ -174,11 +186,14 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
           .fullSnapshot(leader.get(), false);
       metrics.fullSnapshotTriggered(namespace, true);
       failures.remove(namespace + "/" + name);
+      record(etcd, CompactionCondition.ofFullSnapshot(namespace, name, Optional.empty()));
       LOG.info("compaction of Etcd {}/{}: {}; full snapshot up to revision {} taken instead",
           namespace, name, trigger.why(), revision);
       return UpdateControl.noUpdate();
     } catch (RuntimeException e) {
       metrics.fullSnapshotTriggered(namespace, false);
+      record(etcd, CompactionCondition.ofFullSnapshot(namespace, name,
+          Optional.of(String.valueOf(e.getMessage()))));
       LOG.warn("compaction of Etcd {}/{}: {}; the full snapshot failed: {}", namespace, name,
           trigger.why(), e.getMessage());
       return UpdateControl.<Etcd>noUpdate().rescheduleAfter(RETRY);
@@ -219,6 +234,36 @@ public final class CompactionReconciler implements Reconciler<Etcd> {
       LOG.warn("lease {}/{}: holder identity {} is not a revision", namespace, lease, holder);
       return OptionalLong.empty();
     }
+  }
+
+  /**
+   * Writes {@code condition} into the Etcd's status, replacing the previous one. A failed write
+   * is logged, not retried: the outcome was counted in the metrics and is not repeated.
+   */
+  private void record(Etcd etcd, Condition condition) {
+    try {
+      Etcd fresh = client.resources(Etcd.class).inNamespace(etcd.getMetadata().getNamespace())
+          .withName(etcd.getMetadata().getName()).get();
+      if (fresh != null) {
+        statusWriter.decideAndWrite(fresh, e -> withCondition(e.getStatus(), condition));
+      }
+    } catch (KubernetesClientException | StatusWriter.StaleStatusException e) {
+      LOG.warn("Etcd {}/{}: condition {} not written: {}", etcd.getMetadata().getNamespace(),
+          etcd.getMetadata().getName(), condition.getType(), e.getMessage());
+    }
+  }
+
+  private EtcdStatus withCondition(EtcdStatus status, Condition condition) {
+    EtcdStatus next = status == null ? new EtcdStatus() : Serialization.clone(status);
+    List<Condition> previous = Optional.ofNullable(next.getConditions()).orElse(List.of());
+    Condition stamped = Conditions.stamp(Conditions.of(condition.getType(),
+        condition.getStatus(), condition.getReason(), condition.getMessage()), previous,
+        clock.instant());
+    List<Condition> conditions = new ArrayList<>(previous.stream()
+        .filter(c -> !condition.getType().equals(c.getType())).toList());
+    conditions.add(stamped);
+    next.setConditions(conditions);
+    return next;
   }
 
   /** Foreground deletion, as upstream: the Job is gone only once its pod is. */

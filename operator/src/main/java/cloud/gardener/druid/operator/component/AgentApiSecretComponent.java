@@ -36,6 +36,11 @@ public final class AgentApiSecretComponent implements Component {
   }
 
   @Override
+  public boolean runtime() {
+    return false;
+  }
+
+  @Override
   public String name() {
     return "AGENT_API_SECRET";
   }

@@ -19,6 +19,14 @@ public interface Component {
   /** Deletes every object of this kind that belongs to the Etcd. */
   void delete(Etcd etcd);
 
+  /**
+   * Whether this kind is one of upstream's runtime components, which an Etcd annotated with
+   * {@code disable-etcd-runtime-component-creation} does not have.
+   */
+  default boolean runtime() {
+    return true;
+  }
+
   /** The objects of this kind that exist for the Etcd. */
   List<? extends HasMetadata> listExisting(Etcd etcd);
 }

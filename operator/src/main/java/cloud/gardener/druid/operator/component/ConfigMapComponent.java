@@ -15,6 +15,11 @@ public final class ConfigMapComponent extends AppliedComponent<ConfigMap> {
   }
 
   @Override
+  public boolean runtime() {
+    return false;
+  }
+
+  @Override
   List<ConfigMap> desired(Etcd etcd) {
     return List.of(EtcdConfigMapBuilder.build(etcd));
   }

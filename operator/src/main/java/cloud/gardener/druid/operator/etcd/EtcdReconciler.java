@@ -7,9 +7,11 @@ import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
+import cloud.gardener.druid.operator.observe.MemberObservation;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.status.EtcdStatusComputer;
@@ -147,8 +149,14 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       problems.forEach(p -> op.error(p.code(), p.description()));
       return Optional.empty();
     }
+    boolean withoutRuntime = !EtcdDefaults.runtimeComponentsEnabled(etcd)
+        && observer.observe(etcd).members().stream().noneMatch(MemberObservation::podExists);
     for (Component component : components) {
       try {
+        if (withoutRuntime && component.runtime()) {
+          deleteIfPresent(component, etcd);
+          continue;
+        }
         component.sync(etcd);
       } catch (RuntimeException e) {
         op.error("ERR_SYNC_" + component.name(), "syncing " + component.name().toLowerCase()
@@ -177,6 +185,13 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       op.processing(action.describe());
     }
     return Optional.of(new Step(action, before, action instanceof RolloutAction.Done));
+  }
+
+  /** Runtime components go once no member pod is left: the members need them until then. */
+  private static void deleteIfPresent(Component component, Etcd etcd) {
+    if (!component.listExisting(etcd).isEmpty()) {
+      component.delete(etcd);
+    }
   }
 
   private void removeReconcileAnnotation(Etcd etcd) {

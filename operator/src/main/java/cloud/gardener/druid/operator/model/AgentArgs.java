@@ -70,10 +70,7 @@ public final class AgentArgs {
     if (ec.getMetrics() != null) {
       add(args, "etcd-metrics", ec.getMetrics().name().toLowerCase(Locale.ROOT));
     }
-    if (ec.getBackendBboltFreelistType() != null) {
-      add(args, "backend-bbolt-freelist-type",
-          ec.getBackendBboltFreelistType().name().toLowerCase(Locale.ROOT));
-    }
+    add(args, "backend-bbolt-freelist-type", EtcdDefaults.freelistType(etcd));
     if (EtcdDefaults.clientTls(etcd)) {
       add(args, "client-tls-dir", MemberLayout.CLIENT_TLS_DIR);
     }
@@ -84,12 +81,31 @@ public final class AgentArgs {
       }
     }
     add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR); // always: the API authenticates
+    timings(args, ec, backup);
     if (backup.getStore() != null) {
       store(args, backup);
     }
     add(args, "defragmentation-schedule", text(ec.getDefragmentationSchedule(),
         EtcdDefaults.DEFRAGMENTATION_SCHEDULE));
     return List.copyOf(args);
+  }
+
+  /** Upstream's timeouts and periods, under etcd-backup-restore's flag names; only when set. */
+  private static void timings(List<String> args, EtcdConfig ec, BackupSpec backup) {
+    addIfSet(args, "etcd-snapshot-timeout", backup.getEtcdSnapshotTimeout());
+    addIfSet(args, "etcd-defrag-timeout", ec.getEtcdDefragTimeout());
+    addIfSet(args, "k8s-heartbeat-duration", ec.getHeartbeatDuration());
+    if (backup.getLeaderElection() != null) {
+      addIfSet(args, "reelection-period", backup.getLeaderElection().getReelectionPeriod());
+      addIfSet(args, "etcd-connection-timeout-leader-election",
+          backup.getLeaderElection().getEtcdConnectionTimeout());
+    }
+  }
+
+  private static void addIfSet(List<String> args, String name, Object value) {
+    if (value != null) {
+      add(args, name, value);
+    }
   }
 
   private static void store(List<String> args, BackupSpec backup) {
@@ -111,18 +127,19 @@ public final class AgentArgs {
     add(args, "delta-snapshot-memory-limit", text(backup.getDeltaSnapshotMemoryLimit(),
         EtcdDefaults.DELTA_SNAPSHOT_MEMORY_LIMIT));
     add(args, "garbage-collection-policy", backup.getGarbageCollectionPolicy() == null
-        ? "Exponential" : backup.getGarbageCollectionPolicy().name());
+        ? EtcdDefaults.GARBAGE_COLLECTION_POLICY : backup.getGarbageCollectionPolicy().name());
     add(args, "garbage-collection-period", text(backup.getGarbageCollectionPeriod(),
         EtcdDefaults.GARBAGE_COLLECTION_PERIOD));
     add(args, "max-backups", Optional.ofNullable(backup.getMaxBackupsLimitBasedGC())
         .orElse(EtcdDefaults.MAX_BACKUPS));
-    // upstream compresses only when asked to
-    boolean compress = backup.getCompression() != null
-        && Boolean.TRUE.equals(backup.getCompression().getEnabled());
+    var compression = backup.getCompression();
+    boolean compress = compression == null || compression.getEnabled() == null
+        ? EtcdDefaults.COMPRESS_SNAPSHOTS : compression.getEnabled();
     add(args, "compress-snapshots", compress);
-    if (compress && backup.getCompression().getPolicy() != null) {
-      add(args, "compression-policy", backup.getCompression().getPolicy().name()
-          .toLowerCase(Locale.ROOT));
+    if (compress) {
+      add(args, "compression-policy", compression == null || compression.getPolicy() == null
+          ? EtcdDefaults.COMPRESSION_POLICY
+          : compression.getPolicy().name().toLowerCase(Locale.ROOT));
     }
     if (backup.getDeltaSnapshotRetentionPeriod() != null) {
       add(args, "delta-snapshot-retention-period", backup.getDeltaSnapshotRetentionPeriod());

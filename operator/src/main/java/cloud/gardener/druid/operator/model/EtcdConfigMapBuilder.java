@@ -82,9 +82,7 @@ public final class EtcdConfigMapBuilder {
         ? "periodic" : shared.getAutoCompactionMode().name().toLowerCase());
     c.put("auto-compaction-retention", shared == null || shared.getAutoCompactionRetention() == null
         ? "30m" : shared.getAutoCompactionRetention());
-    if (ec.getBackendBboltFreelistType() != null) {
-      c.put("backend-bbolt-freelist-type", ec.getBackendBboltFreelistType().name().toLowerCase());
-    }
+    c.put("backend-bbolt-freelist-type", EtcdDefaults.freelistType(etcd));
     if (EtcdDefaults.clientTls(etcd)) {
       c.put("client-transport-security", tls(MemberLayout.CLIENT_TLS_DIR));
     }

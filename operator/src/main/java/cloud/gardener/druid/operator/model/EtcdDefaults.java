@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.model;
 
 import cloud.gardener.druid.api.member.EtcdRelease;
+import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
@@ -17,7 +18,15 @@ public final class EtcdDefaults {
   public static final int AGENT_PORT = 8080;
   public static final String STORAGE_CAPACITY = "16Gi";
   public static final String QUOTA = "8Gi";
-  public static final long SNAPSHOT_COUNT = 75_000;
+  /** Upstream since #1166 (was 75,000). */
+  public static final long SNAPSHOT_COUNT = 10_000;
+  /** Upstream since #1374: more space-efficient than etcd's own default, {@code map}. */
+  public static final String BBOLT_FREELIST_TYPE = "array";
+  /** Upstream since #1202: snapshots are compressed unless the spec says otherwise. */
+  public static final boolean COMPRESS_SNAPSHOTS = true;
+  public static final String COMPRESSION_POLICY = "gzip";
+  /** Upstream's default when {@code spec.backup.garbageCollectionPolicy} is absent. */
+  public static final String GARBAGE_COLLECTION_POLICY = "LimitBased";
   public static final String FULL_SNAPSHOT_SCHEDULE = "0 */1 * * *";
   public static final String DEFRAGMENTATION_SCHEDULE = "0 0 */3 * *";
   public static final String DELTA_SNAPSHOT_PERIOD = "20s";
@@ -53,8 +62,26 @@ public final class EtcdDefaults {
         .orElseGet(() -> new Quantity(STORAGE_CAPACITY));
   }
 
+  /**
+   * The members the Etcd should run: {@code spec.replicas}, or none while upstream's
+   * annotation disables the runtime components ({@link #runtimeComponentsEnabled}).
+   */
   public static int replicas(Etcd etcd) {
-    return Optional.ofNullable(etcd.getSpec().getReplicas()).orElse(0);
+    return runtimeComponentsEnabled(etcd)
+        ? Optional.ofNullable(etcd.getSpec().getReplicas()).orElse(0) : 0;
+  }
+
+  /** False while the Etcd carries {@code disable-etcd-runtime-component-creation}. */
+  public static boolean runtimeComponentsEnabled(Etcd etcd) {
+    var annotations = etcd.getMetadata() == null ? null : etcd.getMetadata().getAnnotations();
+    return annotations == null
+        || !annotations.containsKey(Annotations.DISABLE_RUNTIME_COMPONENT_CREATION);
+  }
+
+  /** etcd's {@code backend-bbolt-freelist-type}: the spec's, else upstream's default. */
+  public static String freelistType(Etcd etcd) {
+    var type = etcd(etcd).getBackendBboltFreelistType();
+    return type == null ? BBOLT_FREELIST_TYPE : type.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   public static boolean clientTls(Etcd etcd) {

@@ -161,7 +161,8 @@ public final class MemberPodBuilder {
         .addNewPort().withName("client").withContainerPort(EtcdDefaults.clientPort(etcd)).endPort()
         .addNewPort().withName("peer").withContainerPort(EtcdDefaults.peerPort(etcd)).endPort()
         .addNewPort().withName("agent").withContainerPort(EtcdDefaults.agentPort(etcd)).endPort()
-        .withResources(ec.getResources())
+        .withResources(MemberResources.of(ec.getResources(),
+            EtcdDefaults.backup(etcd).getResources()))
         .withNewReadinessProbe()
           .withNewHttpGet().withPath(cloud.gardener.druid.api.agent.AgentApi.READYZ)
             .withNewPort(EtcdDefaults.agentPort(etcd)).withScheme("HTTPS").endHttpGet()

@@ -5,12 +5,14 @@ package cloud.gardener.druid.operator.status;
 import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.observe.EtcdVersionView;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.LastError;
 import cloud.gardener.druid.api.v1alpha1.LastOperation;
 import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.MemberObservation;
@@ -40,13 +42,20 @@ public final class EtcdStatusComputer {
     EtcdStatus next = new EtcdStatus();
     next.setObservedGeneration(observedGeneration.orElse(prev.getObservedGeneration()));
     List<Condition> conditions = s.replicas() == 0
-        ? notChecked(prev.getConditions(), s.members().stream().noneMatch(MemberObservation::podExists))
+        ? notChecked(prev.getConditions(), s.members().stream().noneMatch(MemberObservation::podExists),
+            EtcdDefaults.runtimeComponentsEnabled(s.etcd()) ? "The cluster is hibernated (replicas: 0)."
+                : "Runtime components are disabled (annotation "
+                    + Annotations.DISABLE_RUNTIME_COMPONENT_CREATION + ").")
         : ConditionComputer.compute(s, desired, volumeOperation);
     if (observedGeneration.isEmpty()) {
       conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
     }
-    next.setConditions(conditions.stream()
+    List<Condition> stamped = new ArrayList<>(conditions.stream()
+        .filter(c -> !WRITTEN_ELSEWHERE.contains(c.getType()))
         .map(c -> Conditions.stamp(c, prev.getConditions(), s.observedAt())).toList());
+    WRITTEN_ELSEWHERE.forEach(type -> Condition.find(prev.getConditions(), type)
+        .ifPresent(stamped::add));
+    next.setConditions(stamped);
     next.setMembers(MemberStatuses.compute(s, desired, prev.getMembers(), s.observedAt()));
     int current = (int) s.members().stream().filter(MemberObservation::podExists).count();
     int ready = (int) s.members().stream().filter(MemberObservation::ready).count();
@@ -68,6 +77,10 @@ public final class EtcdStatusComputer {
     return next;
   }
 
+  /** Conditions another controller writes: carried over as they are. */
+  private static final List<String> WRITTEN_ELSEWHERE =
+      List.of(ConditionTypes.LAST_SNAPSHOT_COMPACTION_SUCCEEDED);
+
   /** The conditions the rollout predicate reads; with no member left they hold vacuously. */
   private static final List<String> ROLLOUT_CONDITIONS = List.of(ConditionTypes.READY,
       ConditionTypes.ALL_MEMBERS_READY, ConditionTypes.ALL_MEMBERS_UPDATED);
@@ -79,8 +92,8 @@ public final class EtcdStatusComputer {
    * created hibernated never had any), so that the hibernation's rollout completes exactly when
    * the last member is gone.
    */
-  private static List<Condition> notChecked(List<Condition> previous, boolean noMemberLeft) {
-    String message = "The cluster is hibernated (replicas: 0).";
+  private static List<Condition> notChecked(List<Condition> previous, boolean noMemberLeft,
+      String message) {
     List<Condition> kept = new ArrayList<>();
     if (previous != null) {
       previous.stream().filter(p -> !noMemberLeft || !ROLLOUT_CONDITIONS.contains(p.getType()))

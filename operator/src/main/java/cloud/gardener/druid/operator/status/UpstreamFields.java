@@ -5,9 +5,7 @@ import cloud.gardener.druid.api.v1alpha1.BackupSpec;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
-import cloud.gardener.druid.api.types.GoDuration;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,13 +16,13 @@ import java.util.stream.Collectors;
  * what the operator does instead. A field is listed only when its value asks for something
  * else than what the members do anyway (e.g. {@code metrics: basic} is etcd's default). The
  * list becomes the condition {@code UpstreamFieldsIgnored} (and, through it, a Warning event),
- * so that no field is dropped silently. docs/upstream-differences.md has the whole table.
+ * so that no field is dropped silently. The timeouts, {@code heartbeatDuration},
+ * {@code leaderElection} and {@code backup.resources} are honoured ({@code AgentArgs},
+ * {@code MemberResources}). docs/upstream-differences.md has the whole table.
  */
 public final class UpstreamFields {
 
   static final String REASON = "UpstreamFieldsNotImplemented";
-  /** The agent renews its member lease every 10 s, upstream's default heartbeatDuration. */
-  private static final Duration MEMBER_LEASE_RENEWAL = Duration.ofSeconds(10);
 
   private UpstreamFields() {
   }
@@ -71,18 +69,10 @@ public final class UpstreamFields {
       ignored.add(new Ignored("spec.etcd.enableGRPCGateway", "etcd always serves its gRPC"
           + " gateway"));
     }
-    if (ec.getHeartbeatDuration() != null && !renewsEvery10s(ec.getHeartbeatDuration())) {
-      ignored.add(new Ignored("spec.etcd.heartbeatDuration", "member leases are renewed every"
-          + " 10s"));
-    }
     if (ec.getAdditionalAdvertisePeerURLs() != null
         && !ec.getAdditionalAdvertisePeerURLs().isEmpty()) {
       ignored.add(new Ignored("spec.etcd.additionalAdvertisePeerURLs", "members advertise only"
           + " their own peer URL (the pod's DNS name in the peer Service)"));
-    }
-    if (ec.getEtcdDefragTimeout() != null) {
-      ignored.add(new Ignored("spec.etcd.etcdDefragTimeout", "a defragmentation is not cut off"
-          + " after a timeout"));
     }
   }
 
@@ -92,21 +82,9 @@ public final class UpstreamFields {
           + " name " + EtcdDefaults.MEMBER_IMAGE_NAME + "): members run the operator's member"
           + " image, which holds the agent"));
     }
-    if (b.getResources() != null) {
-      ignored.add(new Ignored("spec.backup.resources", "members have one container (etcd and"
-          + " the agent); spec.etcd.resources applies to it"));
-    }
     if (Boolean.TRUE.equals(b.getEnableProfiling())) {
       ignored.add(new Ignored("spec.backup.enableProfiling", "the agent serves no pprof"
           + " profiles (a JVM: use Java Flight Recorder)"));
-    }
-    if (b.getEtcdSnapshotTimeout() != null) {
-      ignored.add(new Ignored("spec.backup.etcdSnapshotTimeout", "a snapshot is not cut off"
-          + " after a timeout"));
-    }
-    if (b.getLeaderElection() != null) {
-      ignored.add(new Ignored("spec.backup.leaderElection", "the agent beside etcd's leader"
-          + " takes the snapshots, following etcd's leadership directly: no election to tune"));
     }
     if (b.getTls() != null && b.getTls().getClientTLSSecretRef() != null) {
       ignored.add(new Ignored("spec.backup.tls.clientTLSSecretRef", "the operator calls the"
@@ -127,13 +105,5 @@ public final class UpstreamFields {
 
   private static boolean set(String value) {
     return value != null && !value.isBlank();
-  }
-
-  private static boolean renewsEvery10s(GoDuration heartbeat) {
-    try {
-      return heartbeat.toDuration().equals(MEMBER_LEASE_RENEWAL);
-    } catch (RuntimeException e) {
-      return true; // invalid: SpecValidation names the field
-    }
   }
 }

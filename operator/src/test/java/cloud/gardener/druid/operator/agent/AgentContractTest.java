@@ -137,7 +137,8 @@ class AgentContractTest {
     RestoreProgress.View restoring = new RestoreProgress.View(RestoreProgress.Phase.DELTAS,
         "Full-00000000-00000042-1764590400.gz", 3, 40);
     try (AgentHttpServer agent = new AgentHttpServer(new ApiSettings("127.0.0.1", 0,
-        Optional.empty(), Optional.empty(), "etcd-main-0"), new AgentMetrics(),
+        Optional.empty(), Optional.empty(), "etcd-main-0", java.time.Duration.ofMinutes(15)),
+        new AgentMetrics(),
         new Restoring(restoring), new NotRunning(), new NoStore())) {
       agent.start();
       AgentEndpoint endpoint = new AgentEndpoint("etcd-main-0", "127.0.0.1", agent.port(), false);

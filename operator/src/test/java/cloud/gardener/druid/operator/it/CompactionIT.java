@@ -12,6 +12,7 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.SnapshotCompactionSpec;
 import cloud.gardener.druid.operator.CrdInstaller;
@@ -135,9 +136,29 @@ class CompactionIT {
             .withName("compacted-compactor").get()).as("the finished job is deleted").isNull();
         assertThat(operator.metrics().scrape()).contains(CompactionMetrics.JOBS_TOTAL
             + "{etcd_namespace=\"" + ns.name() + "\",failureReason=\"none\",succeeded=\"true\"} 1.0");
+        assertThat(compactionCondition(client, ns)).isPresent();
       });
       assertThat(operator.metrics().scrape()).contains(CompactionMetrics.JOB_DURATION
           + "_count{etcd_namespace=\"" + ns.name() + "\",failureReason=\"none\",succeeded=\"true\"} 1");
+
+      Condition recorded = compactionCondition(client, ns).orElseThrow();
+      assertThat(recorded.getStatus()).isEqualTo("True");
+      assertThat(recorded.getReason()).isEqualTo("None");
+      assertThat(recorded.getMessage()).startsWith("Compaction job " + ns.name()
+          + "/compacted-compactor completed with state ");
+      long generation = EtcdEdits.edit(client, ns.name(), "compacted", e -> e.getSpec()
+          .getBackup().getSnapshotCompaction().setEventsThreshold(1_000_000L))
+          .getMetadata().getGeneration();
+      await().atMost(ROLLOUT).ignoreExceptions().until(() -> {
+        Etcd now = client.resources(Etcd.class).inNamespace(ns.name()).withName("compacted").get();
+        return now.getStatus().getObservedGeneration() == generation
+            && RolloutCompletion.isComplete(now);
+      });
+      assertThat(compactionCondition(client, ns)).as("the Etcd reconciler's status write keeps it")
+          .hasValueSatisfying(c -> {
+            assertThat(c.getReason()).isEqualTo("None");
+            assertThat(c.getLastTransitionTime()).isEqualTo(recorded.getLastTransitionTime());
+          });
 
       assertThat(restoreOnly(compacted, store, work))
           .containsAllEntriesOf(written)
@@ -169,6 +190,12 @@ class CompactionIT {
               kv.getValue().toString(StandardCharsets.UTF_8)));
       return keys;
     }
+  }
+
+  private static Optional<Condition> compactionCondition(KubernetesClient client,
+      TestNamespace ns) {
+    Etcd etcd = client.resources(Etcd.class).inNamespace(ns.name()).withName("compacted").get();
+    return Condition.find(etcd.getStatus().getConditions(), "LastSnapshotCompactionSucceeded");
   }
 
   private static long holder(KubernetesClient client, TestNamespace ns, String lease) {

@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -35,19 +36,15 @@ class UpstreamSampleIT {
           assertThat(c.getType()).isEqualTo(ConditionTypes.READY);
           assertThat(c.getStatus()).isEqualTo(ConditionTypes.TRUE);
         });
-    assertThat(ready.getStatus().getConditions()).as("the sample's fields this operator ignores")
-        .anySatisfy(c -> {
-          assertThat(c.getType()).isEqualTo(ConditionTypes.UPSTREAM_FIELDS_IGNORED);
-          assertThat(c.getStatus()).isEqualTo(ConditionTypes.TRUE);
-          assertThat(c.getMessage()).contains("spec.backup.resources: members have one container",
-              "spec.backup.leaderElection: ");
-        });
-    assertThat(ItSupport.events(client, "Etcd", "etcd-test")).as("a Warning event about them")
-        .filteredOn(e -> "UpstreamFieldsIgnored".equals(e.getReason()))
-        .isNotEmpty().allSatisfy(e -> {
-          assertThat(e.getType()).isEqualTo("Warning");
-          assertThat(e.getMessage()).contains("spec.backup.resources", "spec.backup.leaderElection");
-        });
+    assertThat(ready.getStatus().getConditions()).as("the sample sets no field ignored here")
+        .noneMatch(c -> ConditionTypes.UPSTREAM_FIELDS_IGNORED.equals(c.getType()));
+    assertThat(client.pods().withLabel("role", "test").list().getItems()).allSatisfy(pod -> {
+      var container = pod.getSpec().getContainers().get(0);
+      assertThat(container.getArgs()).as("spec.backup.leaderElection reaches the agent")
+          .contains("--reelection-period=5s", "--etcd-connection-timeout-leader-election=5s");
+      assertThat(container.getResources().getRequests()).as("etcd's and the sidecar's requests")
+          .containsEntry("cpu", new Quantity("123m"));
+    });
     assertThat(ready.getStatus().getMembers()).hasSize(3)
         .extracting(m -> m.getRole()).containsOnlyOnce("Leader");
     assertThat(client.pods().withLabel("role", "test").list().getItems()).hasSize(3);

@@ -11,7 +11,10 @@ import cloud.gardener.druid.api.v1alpha1.MetricsLevel;
 import cloud.gardener.druid.api.v1alpha1.PeerTLSConfig;
 import cloud.gardener.druid.operator.testing.Etcds;
 import io.fabric8.kubernetes.api.model.Pod;
+import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.v1alpha1.LeaderElectionSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.SecretReference;
 import org.junit.jupiter.api.Test;
 
@@ -40,17 +43,59 @@ class MemberPodBuilderTest {
   }
 
   @Test
-  void etcdMetricsAndFreelistTypeReachEtcdThroughTheAgentOnlyWhenSet() {
+  void etcdMetricsAndFreelistTypeReachEtcdThroughTheAgent() {
     Etcd etcd = Etcds.etcd("etcd-main", 3);
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
-        .getArgs()).noneMatch(a -> a.startsWith("--etcd-metrics=")
-            || a.startsWith("--backend-bbolt-freelist-type="));
+        .getArgs()).noneMatch(a -> a.startsWith("--etcd-metrics="))
+        .contains("--backend-bbolt-freelist-type=array");
 
     etcd.getSpec().getEtcd().setMetrics(MetricsLevel.EXTENSIVE);
-    etcd.getSpec().getEtcd().setBackendBboltFreelistType(BboltFreelistType.ARRAY);
+    etcd.getSpec().getEtcd().setBackendBboltFreelistType(BboltFreelistType.MAP);
 
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
-        .getArgs()).contains("--etcd-metrics=extensive", "--backend-bbolt-freelist-type=array");
+        .getArgs()).contains("--etcd-metrics=extensive", "--backend-bbolt-freelist-type=map");
+  }
+
+  @Test
+  void upstreamsTimeoutsHeartbeatAndLeaderChecksReachTheAgentOnlyWhenSet() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getArgs()).noneMatch(a -> a.startsWith("--etcd-snapshot-timeout=")
+            || a.startsWith("--etcd-defrag-timeout=") || a.startsWith("--k8s-heartbeat-duration=")
+            || a.startsWith("--reelection-period="));
+    etcd.getSpec().getBackup().setEtcdSnapshotTimeout(GoDuration.parse("20m"));
+    etcd.getSpec().getEtcd().setEtcdDefragTimeout(GoDuration.parse("8m"));
+    etcd.getSpec().getEtcd().setHeartbeatDuration(GoDuration.parse("5s"));
+    LeaderElectionSpec election = new LeaderElectionSpec();
+    election.setReelectionPeriod(GoDuration.parse("5s"));
+    election.setEtcdConnectionTimeout(GoDuration.parse("3s"));
+    etcd.getSpec().getBackup().setLeaderElection(election);
+    assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getArgs()).contains("--etcd-snapshot-timeout=20m", "--etcd-defrag-timeout=8m",
+            "--k8s-heartbeat-duration=5s", "--reelection-period=5s",
+            "--etcd-connection-timeout-leader-election=3s");
+  }
+
+  @Test
+  void theSidecarsResourcesAddToTheMemberContainers() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    etcd.getSpec().getEtcd().setResources(new ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("100m")).addToRequests("memory", new Quantity("200Mi"))
+        .addToLimits("memory", new Quantity("1Gi")).build());
+    etcd.getSpec().getBackup().setResources(new ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("23m")).addToRequests("memory", new Quantity("128Mi"))
+        .addToLimits("memory", new Quantity("1Gi")).addToLimits("cpu", new Quantity("200m"))
+        .build());
+    var resources = MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)
+        .getResources();
+    assertThat(resources.getRequests().get("cpu").getNumericalAmount())
+        .isEqualByComparingTo("0.123");
+    assertThat(resources.getRequests().get("memory").getNumericalAmount())
+        .isEqualByComparingTo(String.valueOf(328L << 20));
+    assertThat(resources.getLimits().get("memory").getNumericalAmount())
+        .isEqualByComparingTo(String.valueOf(2L << 30));
+    assertThat(resources.getLimits().get("cpu").getNumericalAmount()).as("only the sidecar's")
+        .isEqualByComparingTo("0.2");
   }
 
   @Test

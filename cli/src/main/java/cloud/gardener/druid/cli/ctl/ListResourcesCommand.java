@@ -1,0 +1,134 @@
+package cloud.gardener.druid.cli.ctl;
+
+import cloud.gardener.druid.api.Labels;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.cli.shared.Etcds;
+import cloud.gardener.druid.cli.shared.ExitCodes;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code list-resources}, as upstream's druidctl: every object the operator manages for an
+ * Etcd (labelled {@code app.kubernetes.io/managed-by: etcd-druid} and
+ * {@code app.kubernetes.io/part-of: <etcd>}), by kind.
+ */
+@Command(name = "list-resources", mixinStandardHelpOptions = true,
+    description = "List the objects the operator manages for the Etcd (member pods, volumes,"
+        + " services, ConfigMap, Secrets, service account, role, role binding, leases,"
+        + " disruption budget, jobs) with their age.",
+    exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:listed", "1:error",
+        "2:usage error", "3:Etcd not found"})
+final class ListResourcesCommand implements Callable<Integer> {
+
+  /** The kinds the operator manages, in upstream's order of its components. */
+  static final Map<String, Lister> KINDS = kinds();
+
+  /** Lists the objects of one kind in a namespace with the given labels. */
+  interface Lister {
+    List<? extends HasMetadata> list(KubernetesClient c, String ns, Map<String, String> labels);
+  }
+
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  KubeTarget target;
+
+  @Parameters(index = "0", paramLabel = "ETCD", description = "Name of the Etcd.")
+  String name;
+
+  @Option(names = "--filter", paramLabel = "KIND", split = ",",
+      description = "Only these kinds, e.g. Pod,Service (default: all).")
+  List<String> filter;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "json|yaml",
+      description = "Print the objects as json or yaml.")
+  OutputFormat output;
+
+  private static Map<String, Lister> kinds() {
+    Map<String, Lister> kinds = new LinkedHashMap<>();
+    kinds.put("ServiceAccount", (c, ns, l) -> c.serviceAccounts().inNamespace(ns).withLabels(l)
+        .list().getItems());
+    kinds.put("Role", (c, ns, l) -> c.rbac().roles().inNamespace(ns).withLabels(l).list()
+        .getItems());
+    kinds.put("RoleBinding", (c, ns, l) -> c.rbac().roleBindings().inNamespace(ns)
+        .withLabels(l).list().getItems());
+    kinds.put("Lease", (c, ns, l) -> c.leases().inNamespace(ns).withLabels(l).list()
+        .getItems());
+    kinds.put("PodDisruptionBudget", (c, ns, l) -> c.policy().v1().podDisruptionBudget()
+        .inNamespace(ns).withLabels(l).list().getItems());
+    kinds.put("Service", (c, ns, l) -> c.services().inNamespace(ns).withLabels(l).list()
+        .getItems());
+    kinds.put("ConfigMap", (c, ns, l) -> c.configMaps().inNamespace(ns).withLabels(l).list()
+        .getItems());
+    kinds.put("Secret", (c, ns, l) -> c.secrets().inNamespace(ns).withLabels(l).list()
+        .getItems());
+    kinds.put("Pod", (c, ns, l) -> c.pods().inNamespace(ns).withLabels(l).list().getItems());
+    kinds.put("PersistentVolumeClaim", (c, ns, l) -> c.persistentVolumeClaims().inNamespace(ns)
+        .withLabels(l).list().getItems());
+    kinds.put("Job", (c, ns, l) -> c.batch().v1().jobs().inNamespace(ns).withLabels(l).list()
+        .getItems());
+    return kinds;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    if (filter != null) {
+      for (String kind : filter) {
+        if (!KINDS.containsKey(kind)) {
+          spec.commandLine().getErr().println("list-resources: --filter: unknown kind " + kind
+              + " (one of " + String.join(", ", KINDS.keySet()) + ")");
+          return ExitCodes.USAGE;
+        }
+      }
+    }
+    String namespace = target.namespace();
+    try (KubernetesClient client = target.client()) {
+      Etcds.get(client.resources(Etcd.class).inNamespace(namespace).withName(name), namespace,
+          name);
+      List<HasMetadata> found = new ArrayList<>();
+      Map<String, String> selector = Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
+          Labels.PART_OF, name);
+      for (var kind : KINDS.entrySet()) {
+        if (filter == null || filter.contains(kind.getKey())) {
+          List<? extends HasMetadata> items = kind.getValue().list(client, namespace, selector);
+          items.stream().sorted(Comparator.comparing(o -> o.getMetadata().getName()))
+              .forEach(found::add);
+        }
+      }
+      if (output == OutputFormat.json || output == OutputFormat.yaml) {
+        out.print(output.printList(found));
+      } else {
+        out.print(render(found, Clock.systemUTC().instant()));
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  static String render(List<HasMetadata> objects, Instant now) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("KIND", "NAME", "AGE"));
+    for (HasMetadata o : objects) {
+      rows.add(List.of(o.getKind(), o.getMetadata().getNamespace() + "/"
+          + o.getMetadata().getName(), EtcdListReport.age(o.getMetadata().getCreationTimestamp(),
+          now)));
+    }
+    return rows.size() == 1 ? "no objects found\n" : EtcdStatusReport.table(rows);
+  }
+}

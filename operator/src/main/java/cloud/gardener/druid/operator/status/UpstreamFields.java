@@ -55,7 +55,7 @@ public final class UpstreamFields {
   private static void etcd(EtcdConfig ec, List<Ignored> ignored) {
     if (set(ec.getImage())) {
       ignored.add(new Ignored("spec.etcd.image", "members run etcd from the operator's member"
-          + " image (etcd and druid agent in one image; chart value memberImage)"));
+          + " image, which ships etcd 3.5, 3.6 and 3.7; choose one with spec.etcd.version"));
     }
     if (ec.getWrapperPort() != null) {
       ignored.add(new Ignored("spec.etcd.wrapperPort", "there is no etcd-wrapper; the agent"

@@ -1,0 +1,91 @@
+package cloud.gardener.druid.agent.verify;
+
+import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.MemberClient;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.options.GetOption;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * SHA-256 over every key and value of an etcd at one revision, in key order, each
+ * length-prefixed; revisions, versions and leases are left out, so a database whose keys were
+ * replayed with new revisions hashes like its source. Read in pages of {@link #PAGE} keys.
+ */
+final class KvContentHash {
+
+  static final int PAGE = 1_000;
+  private static final byte[] ALL = {0};
+  private static final long TIMEOUT_SECONDS = 60;
+
+  private KvContentHash() {
+  }
+
+  /** The hash and how many keys it covers. */
+  record Result(String hash, long keys) {
+  }
+
+  static Result of(MemberClient etcd, long revision) throws EtcdException {
+    MessageDigest digest = sha256();
+    byte[] from = ALL;
+    long keys = 0;
+    while (true) {
+      GetResponse page = page(etcd, from, revision);
+      List<KeyValue> kvs = page.getKvs();
+      for (KeyValue kv : kvs) {
+        add(digest, kv.getKey().getBytes());
+        add(digest, kv.getValue().getBytes());
+      }
+      keys += kvs.size();
+      if (!page.isMore() || kvs.isEmpty()) {
+        return new Result(HexFormat.of().formatHex(digest.digest()), keys);
+      }
+      byte[] last = kvs.get(kvs.size() - 1).getKey().getBytes();
+      from = Arrays.copyOf(last, last.length + 1); // the next key after the last one
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void add(MessageDigest digest, byte[] bytes) {
+    digest.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
+    digest.update(bytes);
+  }
+
+  private static GetResponse page(MemberClient etcd, byte[] from, long revision)
+      throws EtcdException {
+    GetOption option = GetOption.builder().withRange(ByteSequence.from(ALL))
+        .withRevision(revision).withLimit(PAGE).withSerializable(true)
+        .withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.ASCEND)
+        .build();
+    var future = etcd.client().getKVClient().get(ByteSequence.from(from), option);
+    try {
+      return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new EtcdException("cannot read the keys of " + etcd.endpoint() + " at revision "
+          + revision + ": " + cause.getMessage(), cause);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw new EtcdException("cannot read the keys of " + etcd.endpoint() + ": no answer", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EtcdException("interrupted while hashing the keys", e);
+    }
+  }
+}

@@ -25,7 +25,17 @@ public record DrillReport(Outcome outcome, String fullSnapshot, int deltas,
     long verifiedRevision, String object, Reason reason, String message, String finishedAt,
     long durationMillis, long restoreMillis) {
 
+  /** The annotation of the Etcd's verification lease that holds the newest report. */
+  public static final String LEASE_ANNOTATION = "druid.gardener.cloud/backup-verification";
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The lease the drill writes its report into ({@link #LEASE_ANNOTATION}, holder: the
+   * outcome, renew time: when it ended), created by the operator with the Etcd's other leases.
+   */
+  public static String leaseName(String etcd) {
+    return etcd + "-backup-verification";
+  }
 
   public enum Outcome {
     /** Restored, and the content equals the recorded hashes. */

@@ -71,6 +71,7 @@ public final class BackupDrill {
   private static final class Progress {
     RestorePlan plan;
     long verifiedRevision;
+    String verifiedSnapshotTime;
     long restoreMillis;
     final List<String> proven = new ArrayList<>();
     final List<String> unproven = new ArrayList<>();
@@ -120,6 +121,7 @@ public final class BackupDrill {
       if (proof.isPresent()) {
         p.proven.add(proof.get());
         p.verifiedRevision = full.endRevision();
+        p.verifiedSnapshotTime = full.createdOn().toString();
       } else {
         p.unproven.add("no comparable hash recorded for " + full.fileName());
       }
@@ -188,6 +190,7 @@ public final class BackupDrill {
     try (TemporaryEtcd temp = start(dir)) {
       p.proven.add(compareContent(last, KvContentHash.of(temp.client(), 0), r));
       p.verifiedRevision = Math.max(p.verifiedRevision, last.endRevision());
+      p.verifiedSnapshotTime = last.createdOn().toString();
     } catch (EtcdException | RestoreException | IOException e) {
       throw failed(last.fileName(), "cannot hash the restored chain", e);
     } finally {
@@ -268,7 +271,8 @@ public final class BackupDrill {
       Reason reason, String message) {
     return new DrillReport(outcome, p.plan == null ? null : p.plan.full().fileName(),
         p.plan == null ? 0 : p.plan.deltas().size(), p.verifiedRevision, object, reason, message,
-        clock.instant().toString(), (System.nanoTime() - started) / 1_000_000, p.restoreMillis);
+        clock.instant().toString(), (System.nanoTime() - started) / 1_000_000, p.restoreMillis,
+        p.verifiedSnapshotTime);
   }
 
   private static void deleteQuietly(Path dir) {

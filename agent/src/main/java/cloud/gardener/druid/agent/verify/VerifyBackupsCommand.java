@@ -111,7 +111,7 @@ public final class VerifyBackupsCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       report = new DrillReport(DrillReport.Outcome.FAILED, null, 0, 0, storeContainer,
           DrillReport.Reason.RESTORE_FAILED, "cannot open the store: " + e.getMessage(),
-          Clock.systemUTC().instant().toString(), 0, 0);
+          Clock.systemUTC().instant().toString(), 0, 0, null);
     }
     spec.commandLine().getOut().println(report.outcome() + ": " + report.message());
     spec.commandLine().getOut().println(report.toJson());

@@ -19,11 +19,13 @@ import java.io.IOException;
  * @param durationMillis the whole drill
  * @param restoreMillis the restore of the whole chain (full snapshot and every delta proven):
  *     the measured time to recover
+ * @param verifiedSnapshotTime RFC 3339 time the newest proven snapshot was written, null when
+ *     none was proven: writes after it are not proven restorable
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record DrillReport(Outcome outcome, String fullSnapshot, int deltas,
     long verifiedRevision, String object, Reason reason, String message, String finishedAt,
-    long durationMillis, long restoreMillis) {
+    long durationMillis, long restoreMillis, String verifiedSnapshotTime) {
 
   /** The annotation of the Etcd's verification lease that holds the newest report. */
   public static final String LEASE_ANNOTATION = "druid.gardener.cloud/backup-verification";

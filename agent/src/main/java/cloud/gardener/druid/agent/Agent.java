@@ -215,7 +215,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
       listener = leases.and(listener);
     }
     if (store.isPresent()) {
-      listener = listener.and(new BackupHashRecorder(client, store.get(),
+      listener = listener.and(BackupHashRecorder.inBackground(client, store.get(),
           config.member().name(), Clock.systemUTC(), BackupHashRecorder.DELTA_INTERVAL));
       scheduler = new SnapshotScheduler(client, store.get(), config.snapshots(),
           Clock.systemUTC(), Duration.ofMinutes(15), listener,

@@ -12,6 +12,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,15 +39,40 @@ public final class BackupHashRecorder implements SnapshotListener {
   private final String member;
   private final Clock clock;
   private final Duration deltaInterval;
-  private Instant lastDeltaRecord = Instant.MIN;
+  private final Executor executor;
+  private volatile Instant lastDeltaRecord = Instant.MIN;
 
+  /** Records on the thread that tells it about a snapshot (tests, benchmarks). */
   public BackupHashRecorder(MemberClient etcd, SnapshotStore store, String member, Clock clock,
       Duration deltaInterval) {
+    this(etcd, store, member, clock, deltaInterval, Runnable::run);
+  }
+
+  private BackupHashRecorder(MemberClient etcd, SnapshotStore store, String member,
+      Clock clock, Duration deltaInterval, Executor executor) {
     this.etcd = etcd;
     this.store = store;
     this.member = member;
     this.clock = clock;
     this.deltaInterval = deltaInterval;
+    this.executor = executor;
+  }
+
+  /**
+   * Records on a thread of its own, so that hashing (it reads every key: seconds per 100 MiB)
+   * never delays the next snapshot; at most one record waits, others are skipped (a hash of an
+   * older revision may fail once etcd compacted it: logged, not recorded).
+   */
+  public static BackupHashRecorder inBackground(MemberClient etcd, SnapshotStore store,
+      String member, Clock clock, Duration deltaInterval) {
+    ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(1), r -> {
+          Thread t = new Thread(r, "backup-hashes");
+          t.setDaemon(true);
+          return t;
+        }, (task, pool) -> LOG.info("a snapshot's hash is skipped: the previous one is still"
+            + " being computed"));
+    return new BackupHashRecorder(etcd, store, member, clock, deltaInterval, executor);
   }
 
   @Override
@@ -52,6 +81,13 @@ public final class BackupHashRecorder implements SnapshotListener {
     if (!snapshot.isFull() && now.isBefore(lastDeltaRecord.plus(deltaInterval))) {
       return;
     }
+    if (!snapshot.isFull()) {
+      lastDeltaRecord = now;
+    }
+    executor.execute(() -> record(snapshot, now));
+  }
+
+  private void record(Snapshot snapshot, Instant now) {
     long started = System.nanoTime();
     try {
       BackupHashes.Record record = delta(snapshot, now);
@@ -61,9 +97,6 @@ public final class BackupHashRecorder implements SnapshotListener {
         recorded = recorded.with(record);
       }
       store.writeMarker(BackupHashes.OBJECT_NAME, recorded.toJson());
-      if (!snapshot.isFull()) {
-        lastDeltaRecord = now;
-      }
       LOG.info("recorded {} {} of {} at revision {} in {} ms", record.method(), record.hash(),
           snapshot, record.revision(), (System.nanoTime() - started) / 1_000_000);
     } catch (IOException | EtcdException | RuntimeException e) {

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * SHA-256 over every key and value of an etcd at one revision, in key order, each
  * length-prefixed; revisions, versions and leases are left out, so a database whose keys were
- * replayed with new revisions hashes like its source. Read in pages of {@link #PAGE} keys.
+ * replayed with new revisions hashes like its source. Read in pages of {@link #PAGE} keys
+ * (fewer when a page of large values passes the client's message limit).
  */
 final class KvContentHash {
 
@@ -38,8 +39,18 @@ final class KvContentHash {
     MessageDigest digest = sha256();
     byte[] from = ALL;
     long keys = 0;
+    int limit = PAGE;
     while (true) {
-      GetResponse page = page(etcd, from, revision);
+      GetResponse page;
+      try {
+        page = page(etcd, from, revision, limit);
+      } catch (EtcdException e) {
+        if (limit == 1 || !tooLarge(e)) {
+          throw e;
+        }
+        limit = Math.max(1, limit / 8); // large values: the answer passed the client's limit
+        continue;
+      }
       List<KeyValue> kvs = page.getKvs();
       for (KeyValue kv : kvs) {
         add(digest, kv.getKey().getBytes());
@@ -67,10 +78,15 @@ final class KvContentHash {
     digest.update(bytes);
   }
 
-  private static GetResponse page(MemberClient etcd, byte[] from, long revision)
+  private static boolean tooLarge(EtcdException e) {
+    String message = String.valueOf(e.getMessage());
+    return message.contains("RESOURCE_EXHAUSTED") || message.contains("larger than max");
+  }
+
+  private static GetResponse page(MemberClient etcd, byte[] from, long revision, int limit)
       throws EtcdException {
     GetOption option = GetOption.builder().withRange(ByteSequence.from(ALL))
-        .withRevision(revision).withLimit(PAGE).withSerializable(true)
+        .withRevision(revision).withLimit(limit).withSerializable(true)
         .withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.ASCEND)
         .build();
     var future = etcd.client().getKVClient().get(ByteSequence.from(from), option);

@@ -84,9 +84,10 @@ class BackupVerificationIT {
     createTask(client, "full", "drilled", c -> c.setOnDemandSnapshot(full), null);
     awaitTaskState(client, "full", "Succeeded");
     Path store = harness.snapshots(trio);
-    await().atMost(Duration.ofSeconds(30)).until(() ->
-        Files.exists(store.resolve(BackupHashes.OBJECT_NAME)));
     Path newest = newestFull(store);
+    // the leader's agent hashes on a thread of its own, after the snapshot is in the store
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Files.readString(
+        store.resolve(BackupHashes.OBJECT_NAME)).contains(newest.getFileName().toString()));
 
     createTask(client, "verify", "drilled", c -> c.setVerifyBackups(new VerifyBackupsConfig()),
         null);

@@ -76,13 +76,22 @@ public final class DrillScheduleReconciler implements Reconciler<Etcd> {
     }
   }
 
-  /** The schedule's next time after the last drill's end, or the Etcd's creation. */
   private Instant due(Etcd etcd, Optional<DrillReport> report) {
-    Instant last = report.map(DrillReport::finishedAt).map(Instant::parse)
-        .or(() -> drills.jobCreated(etcd))
-        .orElse(Instant.parse(etcd.getMetadata().getCreationTimestamp()));
-    return CronSchedule.parse(BackupDrillJobBuilder.schedule(etcd))
-        .nextAfter(last.atZone(ZoneOffset.UTC)).toInstant();
+    return due(BackupDrillJobBuilder.schedule(etcd),
+        report.map(DrillReport::finishedAt).map(Instant::parse), drills.jobCreated(etcd),
+        Instant.parse(etcd.getMetadata().getCreationTimestamp()));
+  }
+
+  /**
+   * The schedule's next time after the later of the last report and the last Job (one that
+   * ended without a report is not retried at once), else after the Etcd's creation.
+   */
+  static Instant due(String schedule, Optional<Instant> lastReport, Optional<Instant> lastJob,
+      Instant created) {
+    Instant last = lastReport.isPresent() && lastJob.isPresent()
+        ? (lastReport.get().isAfter(lastJob.get()) ? lastReport.get() : lastJob.get())
+        : lastReport.or(() -> lastJob).orElse(created);
+    return CronSchedule.parse(schedule).nextAfter(last.atZone(ZoneOffset.UTC)).toInstant();
   }
 
   @Override

@@ -45,8 +45,8 @@ public final class BackupVerification {
 
   /** The report of a drill, as the condition says it. */
   public static Condition of(DrillReport r) {
-    String when = " (drill ended " + r.finishedAt() + ", took " + r.durationMillis() / 1000
-        + " s, restore " + r.restoreMillis() / 1000 + " s)";
+    String when = String.format(" (drill ended %s, took %.1f s, restore %.1f s)",
+        r.finishedAt(), r.durationMillis() / 1000.0, r.restoreMillis() / 1000.0);
     return switch (r.outcome()) {
       case VERIFIED -> Conditions.of(BACKUP_VERIFIED, TRUE, "Verified", "Backups restore the "
           + "content etcd held up to revision " + r.verifiedRevision() + " (" + r.fullSnapshot()

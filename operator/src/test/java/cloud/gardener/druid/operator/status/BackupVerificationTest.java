@@ -18,7 +18,7 @@ class BackupVerificationTest {
     assertThat(c.getStatus()).isEqualTo("True");
     assertThat(c.getReason()).isEqualTo("Verified");
     assertThat(c.getMessage()).contains("up to revision 180",
-        "Full-00000000-00000100-1.gz and 3 deltas", "took 12 s, restore 9 s");
+        "Full-00000000-00000100-1.gz and 3 deltas", "took 12.0 s, restore 9.0 s");
   }
 
   @Test

@@ -19,12 +19,16 @@ import java.util.concurrent.TimeoutException;
 /**
  * SHA-256 over every key and value of an etcd at one revision, in key order, each
  * length-prefixed; revisions, versions and leases are left out, so a database whose keys were
- * replayed with new revisions hashes like its source. Read in pages of {@link #PAGE} keys
- * (fewer when a page of large values passes the client's message limit).
+ * replayed with new revisions hashes like its source. Read in pages of about
+ * {@link #PAGE_BYTES} (the first {@link #PAGE} keys; fewer when a page of large values passes
+ * the client's message limit).
  */
 final class KvContentHash {
 
   static final int PAGE = 1_000;
+  static final int MIN_PAGE = 16;
+  static final int MAX_PAGE = 10_000;
+  static final long PAGE_BYTES = 16L << 20;
   private static final byte[] ALL = {0};
   private static final long TIMEOUT_SECONDS = 60;
 
@@ -52,17 +56,32 @@ final class KvContentHash {
         continue;
       }
       List<KeyValue> kvs = page.getKvs();
+      long bytes = 0;
       for (KeyValue kv : kvs) {
         add(digest, kv.getKey().getBytes());
         add(digest, kv.getValue().getBytes());
+        bytes += kv.getKey().size() + kv.getValue().size();
       }
       keys += kvs.size();
+      limit = nextLimit(limit, kvs.size(), bytes);
       if (!page.isMore() || kvs.isEmpty()) {
         return new Result(HexFormat.of().formatHex(digest.digest()), keys);
       }
       byte[] last = kvs.get(kvs.size() - 1).getKey().getBytes();
       from = Arrays.copyOf(last, last.length + 1); // the next key after the last one
     }
+  }
+
+  /**
+   * Pages of about {@link #PAGE_BYTES}: etcd counts every key after a page's first for each
+   * page (its answer's {@code count}), so few large pages cost far less than many small ones.
+   */
+  static int nextLimit(int limit, int keys, long bytes) {
+    if (keys < limit) {
+      return limit;
+    }
+    long perKey = Math.max(1, bytes / Math.max(1, keys));
+    return (int) Math.max(MIN_PAGE, Math.min(MAX_PAGE, PAGE_BYTES / perKey));
   }
 
   private static MessageDigest sha256() {

@@ -24,6 +24,7 @@ import cloud.gardener.druid.agent.metrics.SnapshotMetrics;
 import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.restore.Restorer;
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
+import cloud.gardener.druid.agent.verify.BackupHashRecorder;
 import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.LazySnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
@@ -214,6 +215,8 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
       listener = leases.and(listener);
     }
     if (store.isPresent()) {
+      listener = listener.and(BackupHashRecorder.inBackground(client, store.get(),
+          config.member().name(), Clock.systemUTC(), BackupHashRecorder.DELTA_INTERVAL));
       scheduler = new SnapshotScheduler(client, store.get(), config.snapshots(),
           Clock.systemUTC(), config.timings(), listener,
           new StoreIdentity(config.member().namespace(), config.member().etcdName()));

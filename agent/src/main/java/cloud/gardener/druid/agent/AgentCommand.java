@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.copy.CopyCommand;
 import cloud.gardener.druid.agent.http.AgentHttpServer;
 import cloud.gardener.druid.agent.http.ApiSettings;
+import cloud.gardener.druid.agent.verify.VerifyBackupsCommand;
 import java.lang.ProcessBuilder.Redirect;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Mixin;
             + " pod.",
         "Exit codes: 0 after SIGTERM, 65 when the data directory belongs to another Etcd, "
             + "64 for invalid options, etcd's exit code (or 1) when etcd died."},
-    subcommands = {CopyCommand.class, CompactCommand.class})
+    subcommands = {CopyCommand.class, CompactCommand.class, VerifyBackupsCommand.class})
 public final class AgentCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);

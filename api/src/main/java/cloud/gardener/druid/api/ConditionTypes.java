@@ -21,6 +21,8 @@ public final class ConditionTypes {
   public static final String VOLUMES_UP_TO_DATE = "VolumesUpToDate";
   /** Addition: present (True) while the spec sets upstream fields this operator ignores. */
   public static final String UPSTREAM_FIELDS_IGNORED = "UpstreamFieldsIgnored";
+  /** Addition: what the newest restore drill proved (docs/backup-verification.md). */
+  public static final String BACKUP_VERIFIED = "BackupVerified";
 
   public static final String TRUE = "True";
   public static final String FALSE = "False";

@@ -6,6 +6,9 @@ import cloud.gardener.druid.operator.agent.AgentTlsContexts;
 import cloud.gardener.druid.operator.agent.HttpAgentClient;
 import cloud.gardener.druid.operator.compaction.CompactionMetrics;
 import cloud.gardener.druid.operator.compaction.CompactionReconciler;
+import cloud.gardener.druid.operator.drill.DrillJobs;
+import cloud.gardener.druid.operator.drill.DrillMetrics;
+import cloud.gardener.druid.operator.drill.DrillScheduleReconciler;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.component.AgentApiSecretComponent;
 import cloud.gardener.druid.operator.component.Component;
@@ -139,11 +142,14 @@ public final class EtcdOperator implements AutoCloseable {
       watch(c, options);
       c.withReconciliationMaxInterval(Duration.ofMinutes(15));
     });
+    DrillJobs drills = new DrillJobs(client, options.settings(), clock);
     this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, rolloutExecutor, clock,
-        events);
+        events, drills);
     operator.register(tasks, c -> watch(c, options));
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));
+    operator.register(new DrillScheduleReconciler(drills,
+        new DrillMetrics(metrics.registry(), clock)), c -> watch(c, options));
     if (options.settings().compaction().enabled()) {
       operator.register(new CompactionReconciler(client, agents, options.settings(),
           new CompactionMetrics(metrics.registry()), clock), c -> watch(c, options));

@@ -121,6 +121,17 @@ public final class MemberClient implements AutoCloseable {
         "read the revision").getHeader().getRevision();
   }
 
+  /** etcd's {@code HashKV} of this member at {@code revision}. */
+  public KvHash hashKv(long revision) throws EtcdException {
+    var r = await(client.getMaintenanceClient().hashKV(endpoint.toString(), revision),
+        "hash the keys of " + endpoint + " at revision " + revision, Duration.ofMinutes(5));
+    return new KvHash(Integer.toUnsignedLong(r.getHash()), r.getCompacted(), revision);
+  }
+
+  /** {@code HashKV}'s answer: the hash at a revision, of the history after compactRevision. */
+  public record KvHash(long hash, long compactRevision, long revision) {
+  }
+
   public List<Member> members() throws EtcdException {
     return await(client.getClusterClient().listMember(), "list members").getMembers();
   }

@@ -92,6 +92,20 @@ public final class LeaseClient implements AutoCloseable {
    */
   public Outcome renewIf(String namespace, String name, Predicate<Lease> stale, String holder,
       ZonedDateTime now, int attempts) {
+    return updateIf(namespace, name, stale, lease -> {
+      lease.getSpec().setHolderIdentity(holder);
+      lease.getSpec().setRenewTime(now);
+    }, attempts);
+  }
+
+  /**
+   * Applies {@code change} to an existing lease (its spec never null) when {@code stale} says
+   * the lease read needs it, reading again after a conflict, at most {@code attempts} reads.
+   *
+   * @throws LeaseException if the API server cannot be reached or does not answer in time
+   */
+  public Outcome updateIf(String namespace, String name, Predicate<Lease> stale,
+      java.util.function.Consumer<Lease> change, int attempts) {
     String url = apiRoot + namespace + "/leases/" + name;
     for (int attempt = 0; attempt < attempts; attempt++) {
       HttpResponse<byte[]> read = send(http.newHttpRequestBuilder().uri(url)
@@ -109,8 +123,7 @@ public final class LeaseClient implements AutoCloseable {
       if (lease.getSpec() == null) {
         lease.setSpec(new LeaseSpec());
       }
-      lease.getSpec().setHolderIdentity(holder);
-      lease.getSpec().setRenewTime(now);
+      change.accept(lease);
       HttpResponse<byte[]> written = send(http.newHttpRequestBuilder().uri(url)
           .header("Accept", JSON).put(JSON, json.asJson(lease)).build());
       if (written.isSuccessful()) {

@@ -92,10 +92,19 @@ public final class Restorer {
    * holds no full snapshot (nothing is changed then).
    */
   public Optional<RestorePlan> restore(Consumer<Path> finish) throws RestoreException {
-    Optional<RestorePlan> plan = RestorePlan.of(listStore());
-    if (plan.isEmpty()) {
-      return plan;
+    Optional<RestorePlan> listed = RestorePlan.of(listStore());
+    if (listed.isEmpty()) {
+      return listed;
     }
+    return Optional.of(restore(listed.get(), finish));
+  }
+
+  /**
+   * Restores exactly {@code chosen} (a full snapshot and a gap-free run of deltas after it,
+   * e.g. a restore drill's prefix of the chain) into {@code member.dataDir()}.
+   */
+  public RestorePlan restore(RestorePlan chosen, Consumer<Path> finish) throws RestoreException {
+    Optional<RestorePlan> plan = Optional.of(chosen);
     refuseAnotherEtcdsBackups();
     Path dataDir = member.dataDir().toAbsolutePath();
     Path staging = sibling(dataDir, ".restoring");
@@ -132,7 +141,7 @@ public final class Restorer {
       swapIn(staging, dataDir);
       progress.update(RestoreProgress.Phase.DONE, "revision " + revision, 0, 0);
       LOG.info("restored {} from {} up to revision {}", dataDir, store.location(), revision);
-      return plan;
+      return chosen;
     } catch (RestoreException e) {
       throw corruptionOr(hashChecked, e);
     } catch (IOException | RuntimeException e) {

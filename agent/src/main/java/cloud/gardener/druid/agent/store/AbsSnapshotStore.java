@@ -212,6 +212,29 @@ public final class AbsSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<byte[]> readMarker(String name) throws IOException {
+    try {
+      return Optional.of(container.getBlobClient(keyPrefix + name).downloadContent().toBytes());
+    } catch (BlobStorageException e) {
+      if (e.getStatusCode() == 404) {
+        return Optional.empty();
+      }
+      throw unreachable("read " + name, e);
+    } catch (RuntimeException e) {
+      throw unreachable("read " + name, e);
+    }
+  }
+
+  @Override
+  public void writeMarker(String name, byte[] content) throws IOException {
+    try {
+      container.getBlobClient(keyPrefix + name).upload(BinaryData.fromBytes(content), true);
+    } catch (RuntimeException e) {
+      throw unreachable("write " + name, e);
+    }
+  }
+
+  @Override
   public String location() {
     return location;
   }

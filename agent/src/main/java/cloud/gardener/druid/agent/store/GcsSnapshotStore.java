@@ -205,6 +205,26 @@ public final class GcsSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<byte[]> readMarker(String name) throws IOException {
+    try {
+      Blob blob = storage.get(BlobId.of(bucket, keyPrefix + name));
+      return blob == null ? Optional.empty() : Optional.of(blob.getContent());
+    } catch (BaseServiceException e) {
+      throw unreachable("read " + name, e);
+    }
+  }
+
+  @Override
+  public void writeMarker(String name, byte[] content) throws IOException {
+    try {
+      storage.create(BlobInfo.newBuilder(BlobId.of(bucket, keyPrefix + name))
+          .setContentType("application/json").build(), content);
+    } catch (BaseServiceException e) {
+      throw unreachable("write " + name, e);
+    }
+  }
+
+  @Override
   public String location() {
     return "gs://" + bucket + "/" + keyPrefix;
   }

@@ -92,6 +92,16 @@ public final class LazySnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<byte[]> readMarker(String name) throws IOException {
+    return store().readMarker(name);
+  }
+
+  @Override
+  public void writeMarker(String name, byte[] content) throws IOException {
+    store().writeMarker(name, content);
+  }
+
+  @Override
   public String location() {
     try {
       return store().location();

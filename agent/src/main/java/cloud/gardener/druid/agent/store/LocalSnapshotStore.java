@@ -187,6 +187,47 @@ public final class LocalSnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<byte[]> readMarker(String name) throws IOException {
+    try {
+      return Optional.of(Files.readAllBytes(directory.resolve(markerName(name))));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (java.nio.file.FileSystemException e) {
+      throw unreachable("read " + name, e);
+    }
+  }
+
+  @Override
+  public void writeMarker(String name, byte[] content) throws IOException {
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw unreachable("write " + name, e);
+    }
+    Path temp = directory.resolve(TEMP_PREFIX + markerName(name) + "-" + UUID.randomUUID());
+    try {
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE)) {
+        channel.write(java.nio.ByteBuffer.wrap(content));
+        channel.force(true);
+      }
+      Files.move(temp, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      forceDirectory();
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  /** A marker is one file of this directory, never a path elsewhere. */
+  private static String markerName(String name) {
+    if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.startsWith(".")) {
+      throw new IllegalArgumentException("not a marker name: " + name);
+    }
+    return name;
+  }
+
+  @Override
   public String location() {
     return directory.toString();
   }

@@ -172,6 +172,26 @@ public final class S3SnapshotStore implements SnapshotStore {
   }
 
   @Override
+  public Optional<byte[]> readMarker(String name) throws IOException {
+    try {
+      return Optional.of(s3.getObjectAsBytes(get(keyPrefix + name)).asByteArray());
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      throw unreachable("read " + name, e);
+    }
+  }
+
+  @Override
+  public void writeMarker(String name, byte[] content) throws IOException {
+    try {
+      new S3Parts(s3, bucket, keyPrefix + name, sse).single(content, content.length);
+    } catch (SdkException e) {
+      throw unreachable("write " + name, e);
+    }
+  }
+
+  @Override
   public String location() {
     return "s3://" + bucket + "/" + keyPrefix;
   }

@@ -53,6 +53,20 @@ public interface SnapshotStore extends Closeable {
   /** Writes (or replaces) the identity marker; atomically visible. */
   void writeIdentity(StoreIdentity identity) throws IOException;
 
+  /**
+   * A small object of ours next to the snapshots (a name that is no snapshot name, so neither
+   * {@link Snapshot#parse} nor upstream's listing takes it), e.g. the recorded backup hashes;
+   * empty when absent.
+   */
+  default Optional<byte[]> readMarker(String name) throws IOException {
+    throw new UnsupportedOperationException(location() + " holds no markers");
+  }
+
+  /** Writes (or replaces) the marker object {@code name}; atomically visible. */
+  default void writeMarker(String name, byte[] content) throws IOException {
+    throw new UnsupportedOperationException(location() + " holds no markers");
+  }
+
   /** Where the snapshots live, for messages ("s3://bucket/prefix/v2"). */
   String location();
 

@@ -213,7 +213,7 @@ public final class SnapshotBenchmark {
   }
 
   /** The same events as deltas into each store, compressed as that store's full snapshot. */
-  private static void writeDeltas(LocalEtcd etcd,
+  static void writeDeltas(LocalEtcd etcd,
       Map<LocalSnapshotStore, SnapshotCompression> stores, long from, int events)
       throws Exception {
     long t0 = System.nanoTime();

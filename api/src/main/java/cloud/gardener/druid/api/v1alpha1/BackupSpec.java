@@ -41,6 +41,9 @@ public class BackupSpec {
 
   private SnapshotCompactionSpec snapshotCompaction;
 
+  @JsonPropertyDescription("Scheduled restore drills (addition).")
+  private BackupVerificationSpec verification;
+
   @SchemaFrom(type = String.class)
   @Size(max = CronSchedule.MAX_LENGTH)
   @Pattern(CronSchedule.PATTERN)
@@ -119,6 +122,14 @@ public class BackupSpec {
 
   public void setResources(ResourceRequirements resources) {
     this.resources = resources;
+  }
+
+  public BackupVerificationSpec getVerification() {
+    return verification;
+  }
+
+  public void setVerification(BackupVerificationSpec verification) {
+    this.verification = verification;
   }
 
   public SnapshotCompactionSpec getSnapshotCompaction() {

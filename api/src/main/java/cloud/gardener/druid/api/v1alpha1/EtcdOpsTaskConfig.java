@@ -8,9 +8,9 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
     value = "[has(self.onDemandSnapshot), has(self.defragment), has(self.replaceMemberVolume),"
-        + " has(self.recoverFromQuorumLoss)].filter(x, x).size() == 1",
+        + " has(self.recoverFromQuorumLoss), has(self.verifyBackups)].filter(x, x).size() == 1",
     message = "spec.config must set exactly one operation: onDemandSnapshot, defragment,"
-        + " replaceMemberVolume or recoverFromQuorumLoss")
+        + " replaceMemberVolume, recoverFromQuorumLoss or verifyBackups")
 @ValidationRule(value = "self == oldSelf", message = "spec.config is immutable")
 public class EtcdOpsTaskConfig {
 
@@ -24,6 +24,17 @@ public class EtcdOpsTaskConfig {
 
   @JsonPropertyDescription("Rebuild a cluster that lost quorum for good (addition).")
   private RecoverFromQuorumLossConfig recoverFromQuorumLoss;
+
+  @JsonPropertyDescription("Run a restore drill of the Etcd's backups now (addition).")
+  private VerifyBackupsConfig verifyBackups;
+
+  public VerifyBackupsConfig getVerifyBackups() {
+    return verifyBackups;
+  }
+
+  public void setVerifyBackups(VerifyBackupsConfig verifyBackups) {
+    this.verifyBackups = verifyBackups;
+  }
 
   public OnDemandSnapshotConfig getOnDemandSnapshot() {
     return onDemandSnapshot;

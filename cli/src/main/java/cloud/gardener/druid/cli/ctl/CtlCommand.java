@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
         ConfirmVolumesCommand.class,
         SnapshotCommand.class,
         DefragmentCommand.class,
+        VerifyBackupsCommand.class,
         ReplaceMemberVolumeCommand.class,
         RecoverQuorumCommand.class,
         HibernateCommand.class,

@@ -33,6 +33,7 @@ public final class LeaseComponent extends AppliedComponent<Lease> {
     if (EtcdDefaults.hasStore(etcd)) {
       leases.add(LeaseBuilder.fullSnapshot(etcd));
       leases.add(LeaseBuilder.deltaSnapshot(etcd));
+      leases.add(LeaseBuilder.backupVerification(etcd));
     }
     return leases;
   }

@@ -26,6 +26,11 @@ public final class LeaseBuilder {
     return lease(etcd, EtcdNames.of(etcd).deltaSnapshotLease());
   }
 
+  /** Where the restore drill writes its report (addition, {@link BackupDrillJobBuilder}). */
+  public static Lease backupVerification(Etcd etcd) {
+    return lease(etcd, BackupDrillJobBuilder.leaseName(etcd));
+  }
+
   private static Lease lease(Etcd etcd, String name) {
     return new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
         .withNewMetadata().withName(name).withNamespace(etcd.getMetadata().getNamespace())

@@ -38,6 +38,7 @@ public final class RbacBuilder {
     IntStream.range(0, EtcdDefaults.replicas(etcd)).forEach(i -> leases.add(names.memberLease(i)));
     leases.add(names.fullSnapshotLease());
     leases.add(names.deltaSnapshotLease());
+    leases.add(BackupDrillJobBuilder.leaseName(etcd));
     return new RoleBuilder()
         .withNewMetadata().withName(names.role()).withNamespace(names.namespace())
           .withLabels(EtcdLabels.managed(etcd)).withOwnerReferences(Owners.controller(etcd))

@@ -22,16 +22,29 @@ import java.util.function.Predicate;
  */
 public record ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
     Optional<Lease> fullSnapshotLease, Optional<Lease> deltaSnapshotLease, Instant observedAt,
-    VolumeView volumes) {
+    VolumeView volumes, Optional<Lease> verificationLease) {
 
   public ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
       Optional<Lease> fullSnapshotLease, Optional<Lease> deltaSnapshotLease, Instant observedAt) {
     this(etcd, members, fullSnapshotLease, deltaSnapshotLease, observedAt, VolumeView.none());
   }
 
+  public ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
+      Optional<Lease> fullSnapshotLease, Optional<Lease> deltaSnapshotLease, Instant observedAt,
+      VolumeView volumes) {
+    this(etcd, members, fullSnapshotLease, deltaSnapshotLease, observedAt, volumes,
+        Optional.empty());
+  }
+
   public ClusterSnapshot withVolumes(VolumeView v) {
     return new ClusterSnapshot(etcd, members, fullSnapshotLease, deltaSnapshotLease, observedAt,
-        v);
+        v, verificationLease);
+  }
+
+  /** With the lease where restore drills report (addition, docs/backup-verification.md). */
+  public ClusterSnapshot withVerificationLease(Optional<Lease> lease) {
+    return new ClusterSnapshot(etcd, members, fullSnapshotLease, deltaSnapshotLease, observedAt,
+        volumes, lease);
   }
 
   public int replicas() {

@@ -15,6 +15,7 @@ import cloud.gardener.druid.operator.model.EtcdNames;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import cloud.gardener.druid.api.verify.DrillReport;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -131,7 +132,8 @@ public final class EtcdObserver {
     return new ClusterSnapshot(etcd, List.copyOf(members),
         Optional.ofNullable(leases.get(names.fullSnapshotLease())),
         Optional.ofNullable(leases.get(names.deltaSnapshotLease())), clock.instant(),
-        volumeView(etcd, recordedIn));
+        volumeView(etcd, recordedIn)).withVerificationLease(
+            Optional.ofNullable(leases.get(DrillReport.leaseName(names.etcd()))));
   }
 
   /** The volume part: the recorded operation, the volume task, the class's expandability. */

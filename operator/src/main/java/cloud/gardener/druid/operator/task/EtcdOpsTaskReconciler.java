@@ -13,6 +13,7 @@ import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.status.StatusWriter;
+import cloud.gardener.druid.operator.drill.DrillJobs;
 import cloud.gardener.druid.operator.task.AgentOperation.Deadline;
 import cloud.gardener.druid.operator.task.AgentOperation.TaskFailure;
 import cloud.gardener.druid.operator.task.AgentOperation.Failed;
@@ -78,7 +79,8 @@ public final class EtcdOpsTaskReconciler
       new SimpleInboundEventSource<>("finished-runs");
 
   public EtcdOpsTaskReconciler(KubernetesClient client, AgentClient agents,
-      EtcdObserver observer, RolloutExecutor executor, Clock clock, EventRecorder events) {
+      EtcdObserver observer, RolloutExecutor executor, Clock clock, EventRecorder events,
+      DrillJobs drills) {
     this.client = client;
     this.statusWriter = new StatusWriter(client);
     this.events = events;
@@ -93,7 +95,8 @@ public final class EtcdOpsTaskReconciler
     this.operations = Map.of(
         TaskKind.ON_DEMAND_SNAPSHOT, new OnDemandSnapshotOperation(agents, observe, events),
         TaskKind.DEFRAGMENT, new DefragmentOperation(executor, observe,
-            new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), events));
+            new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), events),
+        TaskKind.VERIFY_BACKUPS, new VerifyBackupsOperation(drills, events));
   }
 
   @Override

@@ -85,7 +85,8 @@ public final class TaskAdmission {
     }
     VolumeOperation vo = etcd.get().getStatus() == null ? null
         : etcd.get().getStatus().getVolumeOperation();
-    if (kind != TaskKind.ON_DEMAND_SNAPSHOT && vo != null && !vo.isFinished()) {
+    if (kind != TaskKind.ON_DEMAND_SNAPSHOT && kind != TaskKind.VERIFY_BACKUPS && vo != null
+        && !vo.isFinished()) {
       return new Wait("waiting for the volume operation " + vo.getType() + " (phase "
           + vo.getPhase() + ") of Etcd " + etcdName + " to finish");
     }
@@ -132,6 +133,13 @@ public final class TaskAdmission {
                   + " (spec.backup.store) to restore from"));
         }
         hibernated(etcd, "recover").ifPresent(errors::add);
+      }
+      case VERIFY_BACKUPS -> {
+        // the drill reads only the store: hibernated Etcds' backups are verified too
+        if (!hasStore) {
+          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config.verifyBackups: "
+              + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to verify"));
+        }
       }
       default -> throw new IllegalStateException("unknown task kind " + kind);
     }

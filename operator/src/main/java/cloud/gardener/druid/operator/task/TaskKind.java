@@ -16,7 +16,8 @@ public enum TaskKind {
   ON_DEMAND_SNAPSHOT("onDemandSnapshot", null),
   DEFRAGMENT("defragment", null),
   REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeOperation.Kind.REPLACE_MEMBER_VOLUME),
-  RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS);
+  RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS),
+  VERIFY_BACKUPS("verifyBackups", null);
 
   private final String field;
   private final VolumeOperation.Kind operation;
@@ -59,6 +60,9 @@ public enum TaskKind {
     }
     if (c.getRecoverFromQuorumLoss() != null) {
       kinds.add(RECOVER_FROM_QUORUM_LOSS);
+    }
+    if (c.getVerifyBackups() != null) {
+      kinds.add(VERIFY_BACKUPS);
     }
     return kinds;
   }

@@ -18,7 +18,8 @@ class RbacBuilderTest {
       assertThat(rule.getResources()).containsExactly("leases");
       assertThat(rule.getVerbs()).containsExactly("get", "update");
       assertThat(rule.getResourceNames()).containsExactly("etcd-main-0", "etcd-main-1",
-          "etcd-main-2", "etcd-main-full-snap", "etcd-main-delta-snap");
+          "etcd-main-2", "etcd-main-full-snap", "etcd-main-delta-snap",
+          "etcd-main-backup-verification");
     });
     assertThat(RbacBuilder.serviceAccount(etcd).getAutomountServiceAccountToken()).isFalse();
 

@@ -1,0 +1,146 @@
+package cloud.gardener.druid.operator.it;
+
+import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
+import static cloud.gardener.druid.operator.it.ItSupport.awaitTaskState;
+import static cloud.gardener.druid.operator.it.ItSupport.condition;
+import static cloud.gardener.druid.operator.it.ItSupport.createTask;
+import static cloud.gardener.druid.operator.it.ItSupport.events;
+import static cloud.gardener.druid.operator.it.ItSupport.load;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.v1alpha1.Condition;
+import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
+import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig;
+import cloud.gardener.druid.api.v1alpha1.VerifyBackupsConfig;
+import cloud.gardener.druid.api.verify.BackupHashes;
+import cloud.gardener.druid.testenv.junit.TestNamespace;
+import io.etcd.jetcd.Client;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Restore drills of a running 3-member Etcd on demand (EtcdOpsTask verifyBackups): the drill
+ * Job restores the Local store's newest full snapshot and its deltas into temporary etcds,
+ * proves the content equal to the hashes the leader's agent recorded, and the Etcd's
+ * BackupVerified condition says so; a flipped byte in that full snapshot turns it False,
+ * naming the object, and fails the task.
+ */
+@WithOperator
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BackupVerificationIT {
+
+  static OperatorHarness harness;
+  static Etcd trio;
+
+  @BeforeAll
+  static void createEtcd(TestNamespace ns, KubernetesClient client, OperatorHarness operator)
+      throws Exception {
+    harness = operator;
+    trio = load("etcd-3-local.yaml", ns.name());
+    trio.getMetadata().setName("drilled");
+    trio.getSpec().getBackup().getStore().setPrefix(ns.name() + "/drilled");
+    trio.getSpec().getBackup().setDeltaSnapshotPeriod(GoDuration.parse("2s"));
+    client.resource(trio).create();
+  }
+
+  @AfterAll
+  static void deleteTasks(KubernetesClient client) {
+    client.resources(EtcdOpsTask.class).delete();
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+        client.resources(EtcdOpsTask.class).list().getItems().isEmpty());
+  }
+
+  @Test
+  @Order(1)
+  void anOnDemandDrillOfCleanBackupsSetsBackupVerifiedTrue(KubernetesClient client)
+      throws Exception {
+    awaitRolloutComplete(client, "drilled");
+    assertThat(condition(client, "drilled", ConditionTypes.BACKUP_VERIFIED).getReason())
+        .isEqualTo("NotVerifiedYet");
+    try (Client etcd = EtcdClients.connect(EtcdClients.endpoints(client, trio))) {
+      for (int i = 0; i < 200; i++) {
+        etcd.getKVClient().put(EtcdClients.bytes("/drill/" + i), EtcdClients.bytes("v" + i))
+            .get(20, TimeUnit.SECONDS);
+      }
+    }
+    OnDemandSnapshotConfig full = new OnDemandSnapshotConfig();
+    full.setType(OnDemandSnapshotConfig.SnapshotType.FULL);
+    createTask(client, "full", "drilled", c -> c.setOnDemandSnapshot(full), null);
+    awaitTaskState(client, "full", "Succeeded");
+    Path store = harness.snapshots(trio);
+    Path newest = newestFull(store);
+    // the leader's agent hashes on a thread of its own, after the snapshot is in the store
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> Files.readString(
+        store.resolve(BackupHashes.OBJECT_NAME)).contains(newest.getFileName().toString()));
+
+    createTask(client, "verify", "drilled", c -> c.setVerifyBackups(new VerifyBackupsConfig()),
+        null);
+    EtcdOpsTask task = awaitTaskState(client, "verify", "Succeeded");
+
+    assertThat(task.getStatus().getLastOperation().getDescription())
+        .contains("HashKV of " + newest.getFileName());
+    Condition verified = await().atMost(Duration.ofSeconds(60)).until(
+        () -> condition(client, "drilled", ConditionTypes.BACKUP_VERIFIED),
+        c -> ConditionTypes.TRUE.equals(c.getStatus()));
+    assertThat(verified.getReason()).isEqualTo("Verified");
+    assertThat(verified.getMessage()).contains(newest.getFileName().toString(),
+        "up to revision " + revision(newest));
+    assertThat(client.pods().withLabel("job-name", "drilled-backup-drill").list().getItems())
+        .as("the drill ran in its own pod, not in a member")
+        .isNotEmpty();
+  }
+
+  @Test
+  @Order(2)
+  void aFlippedByteInTheFullSnapshotTurnsItFalseNamingTheObject(KubernetesClient client)
+      throws Exception {
+    Path full = newestFull(harness.snapshots(trio));
+    byte[] bytes = Files.readAllBytes(full);
+    bytes[bytes.length / 2] ^= 0x01;
+    Files.write(full, bytes);
+
+    createTask(client, "verify-corrupt", "drilled",
+        c -> c.setVerifyBackups(new VerifyBackupsConfig()), null);
+    EtcdOpsTask task = awaitTaskState(client, "verify-corrupt", "Failed");
+
+    assertThat(task.getStatus().getLastErrors()).anySatisfy(e -> {
+      assertThat(e.getCode()).isEqualTo("ERR_BACKUP_VERIFICATION");
+      assertThat(e.getDescription()).startsWith(full.getFileName().toString());
+    });
+    Condition verified = await().atMost(Duration.ofSeconds(60)).until(
+        () -> condition(client, "drilled", ConditionTypes.BACKUP_VERIFIED),
+        c -> ConditionTypes.FALSE.equals(c.getStatus()));
+    assertThat(verified.getReason()).isIn("ChecksumFailed", "DecodeFailed");
+    assertThat(verified.getMessage()).startsWith(full.getFileName().toString());
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(events(client, "Etcd", "drilled")).extracting(Event::getReason)
+            .contains("BackupVerificationFailed"));
+  }
+
+  private static Path newestFull(Path store) throws Exception {
+    try (Stream<Path> files = Files.list(store)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("Full-"))
+          .max(Comparator.comparingLong(BackupVerificationIT::revision)).orElseThrow();
+    }
+  }
+
+  private static long revision(Path snapshot) {
+    return Long.parseLong(snapshot.getFileName().toString().split("-")[2]);
+  }
+}

@@ -98,7 +98,7 @@ public final class MemberClient implements AutoCloseable {
         hex(status.getHeader().getClusterId()), status.getHeader().getRevision(),
         status.getRaftIndex(), status.getRaftTerm(), hex(status.getLeader()), learner,
         status.getDbSize(), status.getVersion(), optional(this::clusterVersion),
-        optional(this::downgradeTarget));
+        optional(this::downgradeTarget), optional(this::storageVersion));
   }
 
   /** What etcd said, or null when it did not answer: a status never fails for these. */
@@ -214,10 +214,17 @@ public final class MemberClient implements AutoCloseable {
   }
 
   /** The minor etcd's downgrade is enabled to, empty when none is (and always on 3.5). */
+  /** The schema version of this member's database (3.6+, e.g. 3.7.0); empty before 3.6. */
+  public Optional<String> storageVersion() throws EtcdException {
+    return EtcdGateway.field(gatewayStatus(), "storageVersion").filter(v -> !v.isBlank());
+  }
+
+  private String gatewayStatus() throws EtcdException {
+    return gateway().post("/v3/maintenance/status", "{}", "get the status of " + endpoint);
+  }
+
   public Optional<String> downgradeTarget() throws EtcdException {
-    String status = gateway().post("/v3/maintenance/status", "{}", "get the status of "
-        + endpoint);
-    return EtcdGateway.downgradeTarget(status);
+    return EtcdGateway.downgradeTarget(gatewayStatus());
   }
 
   private synchronized EtcdGateway gateway() {

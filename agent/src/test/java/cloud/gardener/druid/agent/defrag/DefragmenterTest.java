@@ -77,7 +77,7 @@ class DefragmenterTest {
   static MemberStatus memberStatus(String id, String leaderId, MemberStatus.Role role, long raftIndex,
       boolean learner) {
     return new MemberStatus(id, "", role, "c", 1, raftIndex, 1, leaderId, learner, 0, "3.6",
-        "3.6.0", null);
+        "3.6.0", null, "3.6.0");
   }
 
   /** A leader m0 (id a) with followers m1 and m2; records each step. */

@@ -37,8 +37,10 @@ public record AgentView(String memberId, String clusterId, String role, String l
    * @param member the member's etcd, e.g. 3.6.16
    * @param cluster the cluster version, e.g. 3.6.0
    * @param downgradeTarget the minor etcd's downgrade is enabled to, e.g. 3.5
+   * @param storage the schema of the member's database, e.g. 3.7.0 (etcd 3.6+)
    */
-  public record EtcdVersions(String member, String cluster, String downgradeTarget) {
-    public static final EtcdVersions UNKNOWN = new EtcdVersions(null, null, null);
+  public record EtcdVersions(String member, String cluster, String downgradeTarget,
+      String storage) {
+    public static final EtcdVersions UNKNOWN = new EtcdVersions(null, null, null, null);
   }
 }

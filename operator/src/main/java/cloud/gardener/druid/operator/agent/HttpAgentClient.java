@@ -170,7 +170,7 @@ public final class HttpAgentClient implements AgentClient {
         Objects.toString(etcd.clusterId(), ""), role, leaderId, etcd.raftIndex(), healthy,
         members == null ? List.of() : List.copyOf(members),
         new AgentView.EtcdVersions(etcd.etcdVersion(), etcd.clusterVersion(),
-            etcd.downgradeTarget()));
+            etcd.downgradeTarget(), etcd.storageVersion()));
   }
 
   @Override

@@ -23,8 +23,10 @@ import java.util.OptionalInt;
  *       raises the cluster version by itself once every member runs the new minor;
  *   <li>a downgrade (the spec's minor below the cluster version): a full snapshot, then etcd's
  *       downgrade is validated and enabled (etcd lowers the cluster version at once), then the
- *       usual roll; etcd ends the downgrade by itself once every member runs the old minor;
- *   <li>a downgrade the spec no longer asks for is cancelled before anything else rolls;
+ *       usual roll, each member only once etcd migrated its database to the older schema; etcd
+ *       ends the downgrade by itself once every member runs the old minor;
+ *   <li>a downgrade the spec does not ask for (the spec turned back, or enabled by hand) is
+ *       cancelled before anything else rolls;
  *   <li>the rollout is done only once the cluster version is the spec's minor and no
  *       downgrade is enabled.
  * </ul>
@@ -36,27 +38,37 @@ final class EtcdVersionChange {
   private EtcdVersionChange() {
   }
 
-  /** The downgrade step due before any outdated member restarts, if one is. */
+  /**
+   * A downgrade etcd has enabled that the spec does not ask for (the spec turned back, or
+   * someone enabled it by hand): cancelled before anything else rolls, whether or not a member
+   * is outdated.
+   */
+  static Optional<RolloutAction> cancelUnwanted(ClusterSnapshot s) {
+    EtcdRelease target = EtcdDefaults.etcdRelease(s.etcd());
+    String enabled = EtcdVersionView.of(s).downgradeTarget();
+    if (enabled == null || enabled.equals(target.minor())) {
+      return Optional.empty();
+    }
+    return Optional.of(s.readyLeader().<RolloutAction>map(v -> new Downgrade(v.ordinal(),
+            Downgraded.Action.CANCEL, enabled, OptionalInt.empty()))
+        .orElseGet(() -> new Wait("a ready leader to cancel etcd's downgrade to " + enabled)));
+  }
+
+  /** The downgrade to enable before any outdated member restarts, if one is due. */
   static Optional<RolloutAction> protocolStep(ClusterSnapshot s) {
     EtcdRelease target = EtcdDefaults.etcdRelease(s.etcd());
     EtcdVersions seen = EtcdVersionView.of(s);
-    Optional<MemberObservation> via = s.readyLeader();
-    String enabled = seen.downgradeTarget();
-    if (enabled != null && !enabled.equals(target.minor())) {
-      return Optional.of(via.<RolloutAction>map(v -> new Downgrade(v.ordinal(),
-              Downgraded.Action.CANCEL, enabled, OptionalInt.empty()))
-          .orElseGet(() -> new Wait("a ready leader to cancel etcd's downgrade to " + enabled)));
-    }
     Optional<EtcdRelease> cluster = EtcdRelease.of(seen.cluster());
-    if (enabled == null && cluster.isPresent()
-        && target.minorNumber() < cluster.get().minorNumber()) {
-      return Optional.of(via.<RolloutAction>map(v -> new Downgrade(v.ordinal(),
-              Downgraded.Action.ENABLE, target.minor(), EtcdDefaults.hasStore(s.etcd())
-                  ? OptionalInt.of(v.ordinal()) : OptionalInt.empty()))
-          .orElseGet(() -> new Wait("a ready leader to enable etcd's downgrade to "
-              + target.minor())));
+    if (seen.downgradeTarget() != null || cluster.isEmpty()
+        || target.minorNumber() >= cluster.get().minorNumber()) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    Optional<MemberObservation> via = s.readyLeader();
+    return Optional.of(via.<RolloutAction>map(v -> new Downgrade(v.ordinal(),
+            Downgraded.Action.ENABLE, target.minor(), EtcdDefaults.hasStore(s.etcd())
+                ? OptionalInt.of(v.ordinal()) : OptionalInt.empty()))
+        .orElseGet(() -> new Wait("a ready leader to enable etcd's downgrade to "
+            + target.minor())));
   }
 
   /**
@@ -73,6 +85,25 @@ final class EtcdVersionChange {
       return OptionalInt.empty();
     }
     return s.readyLeader().map(l -> OptionalInt.of(l.ordinal())).orElse(OptionalInt.empty());
+  }
+
+  /**
+   * Why {@code m} may not restart into the older minor of an enabled downgrade yet: etcd
+   * migrates each member's database schema to the target after the downgrade is enabled, and
+   * the older etcd cannot open a database of the newer schema (etcd 3.6 on a 3.7 one: "version
+   * 3.7.0 is not supported"), so a member restarted before its migration would never start.
+   * Empty when m does not move down or its database already has the target's schema.
+   */
+  static Optional<String> whyStorageNotMigrated(ClusterSnapshot s, MemberObservation m) {
+    EtcdRelease target = EtcdDefaults.etcdRelease(s.etcd());
+    if (!target.minor().equals(EtcdVersionView.of(s).downgradeTarget())
+        || m.podEtcdRelease().filter(r -> r.minorNumber() > target.minorNumber()).isEmpty()) {
+      return Optional.empty();
+    }
+    String storage = m.agent().map(a -> a.versions().storage()).orElse(null);
+    return EtcdRelease.of(storage).filter(target::equals).isPresent() ? Optional.empty()
+        : Optional.of("etcd to migrate the database of " + m.name() + " to " + target.minor()
+            + " (its schema is " + (storage == null ? "not reported" : storage) + ")");
   }
 
   /** Why etcd is not yet where the spec asks, once every member runs the spec's etcd. */

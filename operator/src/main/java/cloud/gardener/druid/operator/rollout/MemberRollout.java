@@ -103,6 +103,7 @@ public final class MemberRollout {
         .or(() -> volumes.startReplacement(s, changes))
         .or(() -> volumes.grow(changes))
         .or(() -> updateMetadata(s, desired))
+        .or(() -> EtcdVersionChange.cancelUnwanted(s))
         .or(() -> update(s, desired))
         .orElseGet(() -> finished(s));
   }
@@ -261,6 +262,10 @@ public final class MemberRollout {
     Optional<MemberObservation> notReady = outdated.stream().filter(m -> !m.ready()).findFirst();
     if (notReady.isPresent()) {
       MemberObservation m = notReady.get();
+      Optional<String> unmigrated = EtcdVersionChange.whyStorageNotMigrated(s, m);
+      if (unmigrated.isPresent()) {
+        return Optional.of(new Wait(unmigrated.get()));
+      }
       EnumSet<RestartReason> reasons = reasons(s, desired, m);
       reasons.add(RestartReason.NOT_READY);
       return Optional.of(new RestartMember(m.ordinal(), m.name(), reasons,
@@ -278,6 +283,10 @@ public final class MemberRollout {
         return Optional.of(new MoveLeader(next.ordinal(), next.name(),
             target.get().agent().orElseThrow().memberId(), target.get().name()));
       }
+    }
+    Optional<String> unmigrated = EtcdVersionChange.whyStorageNotMigrated(s, next);
+    if (unmigrated.isPresent()) {
+      return Optional.of(new Wait(unmigrated.get()));
     }
     return Optional.of(new RestartMember(next.ordinal(), next.name(), reasons(s, desired, next),
         EtcdVersionChange.snapshotFirst(s, next)));

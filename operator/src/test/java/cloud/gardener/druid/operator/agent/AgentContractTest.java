@@ -55,7 +55,7 @@ class AgentContractTest {
 
   private static final ObjectMapper TREE = new ObjectMapper();
   private static final MemberStatus LEADER = new MemberStatus("a1", "etcd-main-0", Role.Leader,
-      "c1", 42, 7, 2, "a1", false, 20480, "3.5.21", "3.5.0", null);
+      "c1", 42, 7, 2, "a1", false, 20480, "3.5.21", "3.5.0", null, null);
   private static final SnapshotInfo FULL = new SnapshotInfo("Full",
       "Full-00000000-00000042-1764590400.gz", 0, 42, "2026-12-01T12:00:00Z", true, false);
 
@@ -68,7 +68,8 @@ class AgentContractTest {
              "etcd": {"id": "a1", "name": "etcd-main-0", "role": "Leader", "clusterId": "c1",
                       "revision": 42, "raftIndex": 7, "raftTerm": 2, "leaderId": "a1",
                       "learner": false, "dbSizeBytes": 20480, "etcdVersion": "3.5.21",
-                      "clusterVersion": "3.5.0", "downgradeTarget": null},
+                      "clusterVersion": "3.5.0", "downgradeTarget": null,
+                      "storageVersion": null},
              "members": [{"id": "a1", "name": "etcd-main-0", "learner": false}]}"""),
         Arguments.of(FULL, """
             {"kind": "Full", "name": "Full-00000000-00000042-1764590400.gz",
@@ -104,7 +105,7 @@ class AgentContractTest {
   @Test
   void theOperatorReadsTheMemberStatusIntoItsView() throws Exception {
     MemberStatus learner = new MemberStatus("b2", "etcd-main-1", Role.Member, "c1", 41, 6, 2,
-        "a1", true, 20480, "3.5.21", "3.5.0", "3.4");
+        "a1", true, 20480, "3.5.21", "3.5.0", "3.4", "3.5.0");
     AgentReport report = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
         "Successful", null, null, learner, List.of(new Membership("a1", "etcd-main-0", false),
             new Membership("b2", "etcd-main-1", true)))));
@@ -112,7 +113,7 @@ class AgentContractTest {
     assertThat(report.view()).contains(new AgentView("b2", "c1", "Learner", "a1", 6, true,
         List.of(new Membership("a1", "etcd-main-0", false),
             new Membership("b2", "etcd-main-1", true)),
-        new AgentView.EtcdVersions("3.5.21", "3.5.0", "3.4")));
+        new AgentView.EtcdVersions("3.5.21", "3.5.0", "3.4", "3.5.0")));
 
     AgentReport listless = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
         "Successful", null, null, learner, null)));

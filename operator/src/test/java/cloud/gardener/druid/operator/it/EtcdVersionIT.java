@@ -84,6 +84,39 @@ class EtcdVersionIT {
         .contains("EtcdDowngrade");
   }
 
+  /**
+   * A downgrade someone enables by hand (etcd's gateway, as etcdctl would) is not what the spec
+   * asks for: the operator cancels it, etcd's cluster version comes back, no member restarts.
+   */
+  @Test
+  @Order(4)
+  void aDowngradeEnabledByHandIsCancelledWithoutARestart(KubernetesClient client)
+      throws Exception {
+    java.util.Map<String, String> uids = new java.util.HashMap<>();
+    ItSupport.pods(client, NAME).forEach(p -> uids.put(p.getMetadata().getName(),
+        p.getMetadata().getUid()));
+    String endpoint = EtcdClients.endpoints(client, ItSupport.etcd(client, NAME)).get(0);
+    HttpResponse<String> enabled = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint
+        + "/v3/maintenance/downgrade")).POST(HttpRequest.BodyPublishers.ofString(
+            "{\"action\":\"ENABLE\",\"version\":\"3.5\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(enabled.statusCode()).as(enabled.body()).isEqualTo(200);
+    org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(2)).until(() ->
+        ItSupport.events(client, "Etcd", NAME).stream()
+            .anyMatch(e -> e.getMessage().contains("cancelling etcd's downgrade to 3.5")));
+    org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(2)).ignoreExceptions()
+        .until(() -> {
+          Etcd e = ItSupport.etcd(client, NAME);
+          return e.getStatus().getEtcdDowngradeTarget() == null
+              && clusterVersion(client).startsWith("3.6.")
+              && cloud.gardener.druid.api.RolloutCompletion.isComplete(e);
+        });
+    java.util.Map<String, String> after = new java.util.HashMap<>();
+    ItSupport.pods(client, NAME).forEach(p -> after.put(p.getMetadata().getName(),
+        p.getMetadata().getUid()));
+    assertThat(after).as("member pods after the cancel").isEqualTo(uids);
+  }
+
   /** Changes the version under load and checks every guarantee; the Etcd as completed. */
   private static Etcd change(KubernetesClient client, OperatorHarness operator,
       EtcdRelease to, String prefix) throws Exception {

@@ -46,6 +46,11 @@ class EtcdVersionChangeTest {
         new Downgrade(1, Downgraded.Action.ENABLE, "3.6", OptionalInt.of(1)));
     c.downgradeTarget = "3.6";
     c.clusterVersion = "3.6.0";
+    c.storageVersion = "3.7.0";
+    assertThat(rollout.next(c.snapshot(), c.desired())).as("no restart before the migration")
+        .isEqualTo(new Wait("etcd to migrate the database of etcd-2 to 3.6 (its schema is"
+            + " 3.7.0)"));
+    c.storageVersion = "3.6.0";
     assertThat(run(c)).containsExactly(
         "restart etcd-2 (etcd version)",
         "restart etcd-0 (etcd version)",
@@ -62,6 +67,18 @@ class EtcdVersionChangeTest {
     c.downgradeTarget = "3.6";
     assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(
         new Downgrade(1, Downgraded.Action.CANCEL, "3.6", OptionalInt.empty()));
+  }
+
+  @Test
+  void aDowngradeEnabledByHandIsCancelledThoughEveryMemberIsUpToDate() {
+    FakeCluster c = cluster(EtcdRelease.V3_7, "3.6.0", EtcdRelease.V3_7);
+    c.members.values().forEach(m -> m.podRevision = c.desiredPodRevision);
+    c.downgradeTarget = "3.6";
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(
+        new Downgrade(1, Downgraded.Action.CANCEL, "3.6", OptionalInt.empty()));
+    c.downgradeTarget = null;
+    c.clusterVersion = "3.7.0";
+    assertThat(rollout.next(c.snapshot(), c.desired())).isInstanceOf(Done.class);
   }
 
   @Test

@@ -62,6 +62,8 @@ public final class FakeCluster {
   /** etcd's cluster version and enabled downgrade as every agent reports them; null: unknown. */
   public String clusterVersion;
   public String downgradeTarget;
+  /** The schema of every member's database as its agent reports it; null: not reported. */
+  public String storageVersion;
 
   public FakeCluster(Etcd etcd) {
     this.etcd = etcd;
@@ -112,7 +114,7 @@ public final class FakeCluster {
         ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
             membership, clusterVersion == null ? AgentView.EtcdVersions.UNKNOWN
                 : new AgentView.EtcdVersions(release(m).version(), clusterVersion,
-                    downgradeTarget)))
+                    downgradeTarget, storageVersion)))
         : Optional.empty();
     return new MemberObservation(i, names.member(i), pod, pvc, agent,
         Optional.ofNullable(m.restoring));

@@ -24,7 +24,8 @@ class LocalCommandIT {
       assertThat(up.exit()).as(up.output()).isZero();
       assertThat(up.output()).contains(dir.resolve("kubeconfig").toString());
 
-      assertThat(up.output()).contains("sample Etcd default/etcd-main (3 members, rollout complete");
+      assertThat(up.output()).contains(
+          "sample Etcd default/etcd-main (3 members, etcd 3.6, rollout complete");
       try (KubernetesClient client = LocalCluster.clientFor(dir.resolve("kubeconfig"), null)) {
         assertThat(client.nodes().list().getItems()).hasSize(1);
         var etcd = client.resources(cloud.gardener.druid.api.v1alpha1.Etcd.class)

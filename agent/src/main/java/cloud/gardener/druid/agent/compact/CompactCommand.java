@@ -1,8 +1,8 @@
 package cloud.gardener.druid.agent.compact;
 
 import cloud.gardener.druid.agent.config.EtcdBinDirOption;
+import cloud.gardener.druid.agent.config.EtcdNameOptions;
 import cloud.gardener.druid.agent.config.EtcdTuning;
-import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.lease.LeaseClient;
@@ -12,12 +12,9 @@ import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.types.GoDuration;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,15 +48,8 @@ public final class CompactCommand implements Callable<Integer> {
   @Mixin
   StoreOptions storeOptions = new StoreOptions();
 
-  @Option(names = "--etcd-name", paramLabel = "ETCD", required = true,
-      description = "The Etcd whose backups these are: a store whose identity marker names "
-          + "another Etcd is refused.")
-  String etcdName;
-
-  @Option(names = "--namespace", paramLabel = "NAMESPACE",
-      defaultValue = "${env:POD_NAMESPACE:-default}",
-      description = "Namespace of the Etcd. Default: $POD_NAMESPACE, else default.")
-  String namespace;
+  @Mixin
+  EtcdNameOptions etcd = new EtcdNameOptions();
 
   @Option(names = "--data-dir", paramLabel = "DIR",
       defaultValue = "/var/etcd/data/compaction.etcd",
@@ -98,16 +88,15 @@ public final class CompactCommand implements Callable<Integer> {
       if (timeout.isZero() || timeout.isNegative()) {
         throw new IllegalArgumentException("--etcd-snapshot-timeout must be positive");
       }
-      if (etcdName.isBlank()) {
-        throw new IllegalArgumentException("--etcd-name must not be empty");
-      }
+      etcd.validate();
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("invalid options: " + e.getMessage());
       return EXIT_INVALID_OPTIONS;
     }
     try (SnapshotStore snapshots = SnapshotStores.open(store)) {
       Compactor.Outcome outcome = new Compactor(snapshots, EtcdTuning.defaults(etcdBinDir.dir()),
-          scratchMember(), Clock.systemUTC(), timeout).compact();
+          etcd.scratchMember("compactor", "compaction", dataDir), Clock.systemUTC(), timeout)
+          .compact();
       if (outcome instanceof Compactor.Outcome.NothingToCompact nothing) {
         spec.commandLine().getOut().println("nothing to compact: " + nothing.reason());
       } else if (outcome instanceof Compactor.Outcome.Compacted compacted) {
@@ -116,9 +105,9 @@ public final class CompactCommand implements Callable<Integer> {
             + compacted.snapshot());
         if (renewLeases) {
           try (LeaseClient leases = LeaseClient.fromEnvironment()) {
-            new SnapshotLeases(leases, namespace).compacted(
-                fullLease != null ? fullLease : etcdName + "-full-snap",
-                deltaLease != null ? deltaLease : etcdName + "-delta-snap",
+            new SnapshotLeases(leases, etcd.namespace()).compacted(
+                fullLease != null ? fullLease : etcd.name() + "-full-snap",
+                deltaLease != null ? deltaLease : etcd.name() + "-delta-snap",
                 compacted.snapshot().endRevision());
           }
         }
@@ -129,13 +118,5 @@ public final class CompactCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("compaction failed: " + message);
       return EXIT_FAILED;
     }
-  }
-
-  /** The temporary etcd's identity: loopback only, never part of the Etcd's cluster. */
-  private MemberConfig scratchMember() {
-    String name = etcdName + "-compactor";
-    return new MemberConfig(name, etcdName, namespace, "127.0.0.1", "127.0.0.1", 2379, 2380,
-        Map.of(name, URI.create("http://127.0.0.1:2380")), namespace + "-" + etcdName
-        + "-compaction", dataDir, Optional.empty(), Optional.empty());
   }
 }

@@ -1,16 +1,15 @@
 package cloud.gardener.druid.agent.verify;
 
 import cloud.gardener.druid.agent.config.EtcdBinDirOption;
+import cloud.gardener.druid.agent.config.EtcdNameOptions;
 import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.config.EtcdTuning;
-import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.lease.LeaseClient;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreConfig;
 import cloud.gardener.druid.api.verify.DrillReport;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -51,15 +50,8 @@ public final class VerifyBackupsCommand implements Callable<Integer> {
   @Mixin
   StoreOptions storeOptions = new StoreOptions();
 
-  @Option(names = "--etcd-name", paramLabel = "ETCD", required = true,
-      description = "The Etcd whose backups these are: a store whose identity marker names "
-          + "another Etcd is refused.")
-  String etcdName;
-
-  @Option(names = "--namespace", paramLabel = "NAMESPACE",
-      defaultValue = "${env:POD_NAMESPACE:-default}",
-      description = "Namespace of the Etcd. Default: $POD_NAMESPACE, else default.")
-  String namespace;
+  @Mixin
+  EtcdNameOptions etcd = new EtcdNameOptions();
 
   @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "/var/etcd/data/drill",
       description = "Scratch directory of the temporary etcds, deleted afterwards "
@@ -79,16 +71,15 @@ public final class VerifyBackupsCommand implements Callable<Integer> {
     StoreConfig store;
     try {
       store = storeOptions.required();
-      if (etcdName.isBlank()) {
-        throw new IllegalArgumentException("--etcd-name must not be empty");
-      }
+      etcd.validate();
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("invalid options: " + e.getMessage());
       return EXIT_INVALID_OPTIONS;
     }
     DrillReport report;
     try (SnapshotStore snapshots = SnapshotStores.open(store)) {
-      report = new BackupDrill(snapshots, EtcdTuning.defaults(etcdBinDir.dir()), scratchMember(),
+      report = new BackupDrill(snapshots, EtcdTuning.defaults(etcdBinDir.dir()),
+          etcd.scratchMember("drill", "drill", dataDir),
           Clock.systemUTC()).run();
     } catch (IOException | RuntimeException e) {
       report = new DrillReport(DrillReport.Outcome.FAILED, null, 0, 0, store.container(),
@@ -105,7 +96,7 @@ public final class VerifyBackupsCommand implements Callable<Integer> {
 
   private void writeLease(DrillReport report) {
     try (LeaseClient leases = LeaseClient.fromEnvironment()) {
-      LeaseClient.Outcome outcome = leases.updateIf(namespace, reportLease, lease -> true,
+      LeaseClient.Outcome outcome = leases.updateIf(etcd.namespace(), reportLease, lease -> true,
           lease -> {
             Map<String, String> annotations = new HashMap<>(
                 Optional.ofNullable(lease.getMetadata().getAnnotations()).orElse(Map.of()));
@@ -122,13 +113,5 @@ public final class VerifyBackupsCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("the report was not written into lease "
           + reportLease + ": " + e.getMessage());
     }
-  }
-
-  /** The temporary etcds' identity: loopback only, never part of the Etcd's cluster. */
-  private MemberConfig scratchMember() {
-    String name = etcdName + "-drill";
-    return new MemberConfig(name, etcdName, namespace, "127.0.0.1", "127.0.0.1", 2379, 2380,
-        Map.of(name, URI.create("http://127.0.0.1:2380")), namespace + "-" + etcdName
-        + "-drill", dataDir, Optional.empty(), Optional.empty());
   }
 }

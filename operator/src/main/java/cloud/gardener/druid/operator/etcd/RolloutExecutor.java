@@ -6,7 +6,6 @@ import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.agent.AgentClient;
 import cloud.gardener.druid.operator.agent.AgentEndpoint;
-import cloud.gardener.druid.operator.agent.BackgroundCalls;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.LeaseBuilder;
@@ -19,9 +18,7 @@ import cloud.gardener.druid.operator.status.VolumeRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -31,15 +28,11 @@ import java.util.OptionalLong;
  */
 public final class RolloutExecutor {
 
-  static final Duration FULL_SNAPSHOT_TIMEOUT = Duration.ofMinutes(15);
-  /** Full snapshots running at a time, over every Etcd. */
-  static final int SNAPSHOT_THREADS = 8;
-
   private final KubernetesClient client;
   private final AgentClient agents;
   private final OperatorSettings settings;
   private final EventRecorder events;
-  private final BackgroundCalls snapshotCalls;
+  private final RolloutSnapshots snapshots;
   private final VolumeRecorder volumes;
   private final MemberPods pods;
   private final MemberRestart restarts;
@@ -49,19 +42,19 @@ public final class RolloutExecutor {
 
   public RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
       EventRecorder events, VolumeRecorder volumes) {
-    this(client, agents, settings, events, volumes, BackgroundCalls.onThreads(SNAPSHOT_THREADS,
-        "full-snapshot", Clock.systemUTC()), MemberRestart.POD_GONE_WAIT);
+    this(client, agents, settings, events, volumes, RolloutSnapshots.onThreads(),
+        MemberRestart.POD_GONE_WAIT);
   }
 
   RolloutExecutor(KubernetesClient client, AgentClient agents, OperatorSettings settings,
-      EventRecorder events, VolumeRecorder volumes, BackgroundCalls snapshotCalls,
+      EventRecorder events, VolumeRecorder volumes, RolloutSnapshots snapshots,
       Duration podGoneWait) {
     this.client = client;
     this.agents = agents;
     this.settings = settings;
     this.events = events;
     this.volumes = volumes;
-    this.snapshotCalls = snapshotCalls;
+    this.snapshots = snapshots;
     this.pods = new MemberPods(client);
     this.restarts = new MemberRestart(pods, settings, events, podGoneWait);
     this.metadata = new MemberMetadata(client, settings, events);
@@ -73,7 +66,7 @@ public final class RolloutExecutor {
     this.agents = agents;
     this.settings = of.settings;
     this.events = of.events;
-    this.snapshotCalls = of.snapshotCalls;
+    this.snapshots = of.snapshots;
     this.volumes = of.volumes;
     this.pods = of.pods;
     this.restarts = of.restarts;
@@ -291,8 +284,8 @@ public final class RolloutExecutor {
   private Outcome takeFullSnapshot(ClusterSnapshot s, RolloutAction.TakeFullSnapshot t) {
     Etcd etcd = s.etcd();
     VolumeOperation then = t.then();
-    OptionalLong revision = fullSnapshot(key(etcd, "volume " + then.getType() + " "
-        + then.getGeneration()), endpoint(s, t.viaOrdinal()), false);
+    OptionalLong revision = snapshots.revision(etcd, "volume " + then.getType() + " "
+        + then.getGeneration(), agents, endpoint(s, t.viaOrdinal()), false);
     if (revision.isEmpty()) {
       return new Outcome.Waiting("the full snapshot before volumes are changed");
     }
@@ -310,8 +303,8 @@ public final class RolloutExecutor {
   private Optional<Outcome> snapshotBeforeVersionChange(ClusterSnapshot s, int viaOrdinal) {
     Etcd etcd = s.etcd();
     String minor = EtcdDefaults.etcdRelease(etcd).minor();
-    OptionalLong revision = fullSnapshot(key(etcd, "etcd version " + minor + " "
-        + etcd.getMetadata().getGeneration()), endpoint(s, viaOrdinal), false);
+    OptionalLong revision = snapshots.revision(etcd, "etcd version " + minor + " "
+        + etcd.getMetadata().getGeneration(), agents, endpoint(s, viaOrdinal), false);
     if (revision.isEmpty()) {
       return Optional.of(new Outcome.Waiting("the full snapshot before etcd " + minor
           + " runs"));
@@ -325,9 +318,9 @@ public final class RolloutExecutor {
     Etcd etcd = s.etcd();
     Optional<VolumeOperation> record = Optional.empty();
     if (h.finalSnapshotVia().isPresent()) {
-      OptionalLong revision = fullSnapshot(key(etcd, "hibernation "
-          + etcd.getMetadata().getGeneration()), endpoint(s, h.finalSnapshotVia().getAsInt()),
-          true);
+      OptionalLong revision = snapshots.revision(etcd, "hibernation "
+          + etcd.getMetadata().getGeneration(), agents,
+          endpoint(s, h.finalSnapshotVia().getAsInt()), true);
       if (revision.isEmpty()) {
         return new Outcome.Waiting("the final full snapshot before hibernation");
       }
@@ -354,40 +347,9 @@ public final class RolloutExecutor {
     return new Outcome.Done();
   }
 
-  /**
-   * The revision of the full snapshot asked for under {@code key}. It is taken in the
-   * background, with upstream's full-snapshot timeout (it may take long on a large database);
-   * empty while it runs, and always on the first ask, so that the wait shows in the status
-   * however fast the snapshot is. Throws what the snapshot threw, once; the next ask takes
-   * it again.
-   */
-  private OptionalLong fullSnapshot(String key, AgentEndpoint via, boolean isFinal) {
-    Optional<BackgroundCalls.Ended<Long>> ended = snapshotCalls.poll(key);
-    if (ended.isEmpty()) {
-      AgentClient snapshots = agents.withActionTimeout(FULL_SNAPSHOT_TIMEOUT);
-      snapshotCalls.start(key, progress -> snapshots.fullSnapshot(via, isFinal), Instant.MAX,
-          () -> { });
-      return OptionalLong.empty();
-    }
-    if (ended.get() instanceof BackgroundCalls.Returned<Long> returned) {
-      return OptionalLong.of(returned.value());
-    }
-    if (ended.get() instanceof BackgroundCalls.Threw<Long> threw
-        && threw.failure() instanceof RuntimeException e) {
-      throw e;
-    }
-    throw new AgentClient.AgentException("the full snapshot through " + via.member()
-        + " ended without a revision: " + ended.get());
-  }
-
-  /** Names a snapshot request: the Etcd (by UID, so a recreated one asks anew) and its use. */
-  private static String key(Etcd etcd, String purpose) {
-    return etcd.getMetadata().getUid() + " " + purpose;
-  }
-
   /** Stops the snapshots still running in the background (the operator is stopping). */
   public void close() {
-    snapshotCalls.close();
+    snapshots.close();
   }
 
   private void deletePod(ClusterSnapshot s, int ordinal) {

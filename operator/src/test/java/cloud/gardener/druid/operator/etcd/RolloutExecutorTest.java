@@ -126,7 +126,8 @@ class RolloutExecutorTest {
     executor = new RolloutExecutor(client, new FakeAgents(),
         new OperatorSettings("etcd-druid:test", null),
         new EventRecorder(client, EventRecorder.COMPONENT), volumes,
-        new BackgroundCalls(Runnable::run, Clock.systemUTC()), Duration.ZERO);
+        new RolloutSnapshots(new BackgroundCalls(Runnable::run, Clock.systemUTC())),
+        Duration.ZERO);
     FakeCluster c = new FakeCluster(Etcds.etcd("etcd", 3));
     c.etcd.getMetadata().setResourceVersion("1");
     for (int i = 0; i < 4; i++) {

@@ -72,8 +72,19 @@ final class EtcdGateway {
         .orElse("HTTP " + response.statusCode() + " " + response.body());
   }
 
-  /** A top-level text field of a JSON body. */
+  /**
+   * The schema version of the member's database in a gateway status answer (etcd 3.6+,
+   * "3.7.0"); empty before 3.6 or without an answer.
+   */
+  static Optional<String> storageVersion(String statusBody) {
+    return field(statusBody, "storageVersion").filter(v -> !v.isBlank());
+  }
+
+  /** A top-level text field of a JSON body; empty for none or no body. */
   static Optional<String> field(String body, String name) {
+    if (body == null) {
+      return Optional.empty();
+    }
     try {
       JsonNode node = JSON.readTree(body);
       return node != null && node.hasNonNull(name) ? Optional.of(node.get(name).asText())
@@ -88,6 +99,9 @@ final class EtcdGateway {
    * ({"downgradeInfo": {"targetVersion": "3.6.0", "enabled": true}}), as a minor.
    */
   static Optional<String> downgradeTarget(String statusBody) {
+    if (statusBody == null) {
+      return Optional.empty();
+    }
     try {
       JsonNode info = JSON.readTree(statusBody).path("downgradeInfo");
       if (!info.path("enabled").asBoolean(false)) {

@@ -92,13 +92,16 @@ public final class MemberClient implements AutoCloseable {
       me = Optional.empty();
       learner = true;
     }
+    // the fields of etcd 3.6+ jetcd's status does not carry: one gateway call for all of them
+    String gatewayStatus = optional(() -> Optional.of(gatewayStatus()));
     MemberStatus.Role role = learner ? MemberStatus.Role.Learner
         : status.getLeader() == self ? MemberStatus.Role.Leader : MemberStatus.Role.Member;
     return new MemberStatus(hex(self), me.map(Member::getName).orElse(""), role,
         hex(status.getHeader().getClusterId()), status.getHeader().getRevision(),
         status.getRaftIndex(), status.getRaftTerm(), hex(status.getLeader()), learner,
         status.getDbSize(), status.getVersion(), optional(this::clusterVersion),
-        optional(this::downgradeTarget), optional(this::storageVersion));
+        EtcdGateway.downgradeTarget(gatewayStatus).orElse(null),
+        EtcdGateway.storageVersion(gatewayStatus).orElse(null));
   }
 
   /** What etcd said, or null when it did not answer: a status never fails for these. */
@@ -213,18 +216,9 @@ public final class MemberClient implements AutoCloseable {
         "etcdcluster").filter(v -> !v.isBlank() && !"not_decided".equals(v));
   }
 
-  /** The minor etcd's downgrade is enabled to, empty when none is (and always on 3.5). */
-  /** The schema version of this member's database (3.6+, e.g. 3.7.0); empty before 3.6. */
-  public Optional<String> storageVersion() throws EtcdException {
-    return EtcdGateway.field(gatewayStatus(), "storageVersion").filter(v -> !v.isBlank());
-  }
-
+  /** etcd's status as its gRPC gateway answers it (JSON). */
   private String gatewayStatus() throws EtcdException {
     return gateway().post("/v3/maintenance/status", "{}", "get the status of " + endpoint);
-  }
-
-  public Optional<String> downgradeTarget() throws EtcdException {
-    return EtcdGateway.downgradeTarget(gatewayStatus());
   }
 
   private synchronized EtcdGateway gateway() {

@@ -102,6 +102,18 @@ import io.fabric8.kubernetes.model.annotation.Version;
         + " + self.spec.etcd.version + ' would skip a minor: wait until the change in progress"
         + " is done'",
     fieldPath = ".spec.etcd.version")
+// and, while etcd downgrades, against its target: the cluster version already dropped (etcd
+// lowers it at once) while members still run the newer minor
+@ValidationRule(
+    value = "!has(self.spec.etcd.version) || !has(oldSelf.spec.etcd.version)"
+        + " || self.spec.etcd.version == oldSelf.spec.etcd.version"
+        + " || !has(oldSelf.status) || !has(oldSelf.status.etcdDowngradeTarget)"
+        + " || " + Etcd.NEW_MINOR + " >= " + Etcd.DOWNGRADE_MINOR,
+    messageExpression = "'spec.etcd.version: etcd is downgrading to '"
+        + " + oldSelf.status.etcdDowngradeTarget + ' while members still run the newer etcd; '"
+        + " + self.spec.etcd.version + ' would be two minors below them: wait until the"
+        + " downgrade is done'",
+    fieldPath = ".spec.etcd.version")
 public class Etcd extends CustomResource<EtcdSpec, EtcdStatus> implements Namespaced {
 
   public static final String GROUP = "druid.gardener.cloud";
@@ -112,6 +124,8 @@ public class Etcd extends CustomResource<EtcdSpec, EtcdStatus> implements Namesp
   static final String NEW_MINOR = "int(self.spec.etcd.version.split('.')[1])";
   static final String OLD_MINOR = "int(oldSelf.spec.etcd.version.split('.')[1])";
   static final String CLUSTER_MINOR = "int(oldSelf.status.etcdClusterVersion.split('.')[1])";
+  static final String DOWNGRADE_MINOR =
+      "int(oldSelf.status.etcdDowngradeTarget.split('.')[1])";
   /** CEL: the square of the distance between two minors (CEL has no abs). */
   static final String MINOR_DISTANCE_OLD_SPEC =
       "(" + NEW_MINOR + " - " + OLD_MINOR + ") * (" + NEW_MINOR + " - " + OLD_MINOR + ")";

@@ -63,6 +63,13 @@ final class EtcdVersionChange {
         || target.minorNumber() >= cluster.get().minorNumber()) {
       return Optional.empty();
     }
+    Optional<MemberObservation> tooNew = s.wanted().stream().filter(m -> m.podEtcdRelease()
+        .filter(r -> r.minorNumber() - target.minorNumber() > 1).isPresent()).findFirst();
+    if (tooNew.isPresent()) {
+      return Optional.of(new Wait("spec.etcd.version to move one minor at a time: "
+          + tooNew.get().name() + " still runs etcd " + tooNew.get().podEtcdRelease().get().minor()
+          + ", and etcd cannot open its database two minors below"));
+    }
     Optional<MemberObservation> via = s.readyLeader();
     return Optional.of(via.<RolloutAction>map(v -> new Downgrade(v.ordinal(),
             Downgraded.Action.ENABLE, target.minor(), EtcdDefaults.hasStore(s.etcd())

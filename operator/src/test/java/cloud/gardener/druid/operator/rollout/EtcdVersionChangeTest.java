@@ -92,6 +92,19 @@ class EtcdVersionChangeTest {
     assertThat(((RestartMember) next).reasons()).contains(RestartReason.ETCD_VERSION_CHANGED);
   }
 
+  /**
+   * Right after a cancelled downgrade etcd's cluster version is still the lower one while every
+   * member runs the newer etcd; a spec one below that (admitted on a stale status) would make
+   * etcd accept a downgrade two minors below the members' databases. It waits instead.
+   */
+  @Test
+  void aDowngradeTwoMinorsBelowARunningMemberIsNeverEnabled() {
+    FakeCluster c = cluster(EtcdRelease.V3_7, "3.6.0", EtcdRelease.V3_5);
+    assertThat(rollout.next(c.snapshot(), c.desired())).isEqualTo(new Wait(
+        "spec.etcd.version to move one minor at a time: etcd-0 still runs etcd 3.7, and etcd"
+            + " cannot open its database two minors below"));
+  }
+
   @Test
   void withoutAStoreNoSnapshotIsAskedFor() {
     FakeCluster c = cluster(EtcdRelease.V3_5, "3.5.0", EtcdRelease.V3_6);

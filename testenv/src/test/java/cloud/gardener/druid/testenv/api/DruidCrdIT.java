@@ -163,6 +163,58 @@ class DruidCrdIT {
         client.configMaps().withName("owned").get() == null);
   }
 
+  /**
+   * etcd's downgrade lowers the cluster version at once, while the members still run the newer
+   * etcd: a second step down then would start etcd two minors below a member's database.
+   * Once the downgrade is done (etcd clears its target when every member runs it), it may.
+   */
+  @Test
+  void etcdVersionMovesOneMinorFromWhatEachMemberRuns(KubernetesClient client)
+      throws IOException {
+    resources(client, "Etcd").resource(etcd("minors", s -> etcdSection(s).put("version", "3.7")))
+        .create();
+    Resource<GenericKubernetesResource> etcd = resources(client, "Etcd").withName("minors");
+    etcd.edit(e -> withVersion(e, "3.6"));
+    etcd.editStatus(e -> withStatus(e, "3.6", "3.6.0", "3.7.4", "3.6.16"));
+
+    assertThatThrownBy(() -> etcd.edit(e -> withVersion(e, "3.5")))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec.etcd.version")
+        .hasMessageContaining("etcd is downgrading to 3.6 while members still run the newer"
+            + " etcd; 3.5 would be two minors below them");
+
+    etcd.editStatus(e -> withStatus(e, null, "3.6.0", "3.6.16", "3.6.16"));
+    assertThat(etcdSection(spec(etcd.edit(e -> withVersion(e, "3.5")))))
+        .containsEntry("version", "3.5");
+  }
+
+  private static GenericKubernetesResource withVersion(GenericKubernetesResource etcd,
+      String minor) {
+    etcdSection(spec(etcd)).put("version", minor);
+    return etcd;
+  }
+
+  private static GenericKubernetesResource withStatus(GenericKubernetesResource etcd,
+      String downgradeTarget, String clusterVersion, String... memberVersions) {
+    List<Map<String, Object>> members = new java.util.ArrayList<>();
+    for (int i = 0; i < memberVersions.length; i++) {
+      members.add(Map.of("name", "minors-" + i, "etcdVersion", memberVersions[i]));
+    }
+    Map<String, Object> status = new java.util.HashMap<>(Map.of("etcdClusterVersion",
+        clusterVersion, "members", members));
+    if (downgradeTarget != null) {
+      status.put("etcdDowngradeTarget", downgradeTarget);
+    }
+    etcd.setAdditionalProperty("status", status);
+    return etcd;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> etcdSection(Map<String, Object> spec) {
+    return (Map<String, Object>) spec.computeIfAbsent("etcd",
+        k -> new java.util.LinkedHashMap<String, Object>());
+  }
+
   private static void assertRejected(KubernetesClient client, GenericKubernetesResource resource,
       String field) {
     assertThatThrownBy(() -> resources(client, resource.getKind()).resource(resource).create())

@@ -214,6 +214,55 @@ class CtlProcessIT {
         .isEqualTo(ExitCodes.NOT_FOUND);
   }
 
+  /**
+   * The support bundle of etcd-events, whose store credentials the operator labelled as its
+   * own: every value of the Secret (as written, and base64 as the API holds it; also inside
+   * kubectl's last-applied annotation) appears nowhere in the archive, which still says the
+   * Secret is there and how large each value is.
+   */
+  @Test
+  void reportWritesOneArchiveWithoutAnySecretValue(KubernetesClient client) throws Exception {
+    List<String> values = List.of("AKIAREPORTTESTKEY42", "s3cr3t/report+value=");
+    client.secrets().resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+        .withNewMetadata().withName("etcd-events-backup").withLabels(Map.of(Labels.MANAGED_BY,
+            Labels.MANAGED_BY_VALUE, Labels.PART_OF, "etcd-events"))
+        .addToAnnotations("kubectl.kubernetes.io/last-applied-configuration",
+            "{\"stringData\":{\"accessKeyID\":\"" + values.get(0) + "\"}}")
+        .endMetadata().addToStringData("accessKeyID", values.get(0))
+        .addToStringData("secretAccessKey", values.get(1)).build()).create();
+    Path archive = druid.workDir().resolve("events-report.zip");
+
+    DruidProcess.Result r = druid.kubectlDruid("report", "etcd-events", "-f", archive.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("wrote " + archive + ": ");
+
+    Map<String, String> entries = unzip(archive);
+    assertThat(entries.keySet()).contains("events-report/etcd.yaml",
+        "events-report/status.txt", "events-report/resources/Secret.yaml",
+        "events-report/README.txt");
+    assertThat(entries.get("events-report/resources/Secret.yaml"))
+        .contains("etcd-events-backup", "accessKeyID: \"REDACTED (19 bytes)\"");
+    for (String value : values) {
+      String base64 = java.util.Base64.getEncoder().encodeToString(
+          value.getBytes(StandardCharsets.UTF_8));
+      assertThat(entries).as("archive entries").allSatisfy((name, text) ->
+          assertThat(text).doesNotContain(value).doesNotContain(base64));
+    }
+    assertThat(druid.kubectlDruid("report", "etcd-events", "-f", archive.toString()).code())
+        .as("an existing archive is not overwritten").isEqualTo(ExitCodes.USAGE);
+    assertThat(druid.kubectlDruid("report", "nope").code()).isEqualTo(ExitCodes.NOT_FOUND);
+  }
+
+  private static Map<String, String> unzip(Path archive) throws java.io.IOException {
+    Map<String, String> entries = new java.util.TreeMap<>();
+    try (var zip = new java.util.zip.ZipInputStream(Files.newInputStream(archive))) {
+      for (var e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+        entries.put(e.getName(), new String(zip.readAllBytes(), StandardCharsets.UTF_8));
+      }
+    }
+    return entries;
+  }
+
   /** Upstream's OperatorConfiguration file is read before anything else, and checked. */
   @Test
   void operatorRefusesAConfigurationFileWithAnUnknownFieldNamingIt() throws Exception {

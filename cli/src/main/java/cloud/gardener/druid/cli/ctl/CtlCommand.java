@@ -35,6 +35,7 @@ import picocli.CommandLine.Command;
         ResumeCommand.class,
         ComponentProtectionCommand.class,
         ListResourcesCommand.class,
+        ReportCommand.class,
         BackupsCommand.class,
         LogsCommand.class,
         CtlProbeCommand.class,

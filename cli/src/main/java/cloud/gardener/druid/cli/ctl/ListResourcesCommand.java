@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.cli.shared.Etcds;
 import cloud.gardener.druid.cli.shared.ExitCodes;
+import cloud.gardener.druid.cli.shared.ManagedKinds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
@@ -11,7 +12,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -35,14 +35,6 @@ import picocli.CommandLine.Spec;
         "2:usage error", "3:Etcd not found"})
 final class ListResourcesCommand implements Callable<Integer> {
 
-  /** The kinds the operator manages, in upstream's order of its components. */
-  static final Map<String, Lister> KINDS = kinds();
-
-  /** Lists the objects of one kind in a namespace with the given labels. */
-  interface Lister {
-    List<? extends HasMetadata> list(KubernetesClient c, String ns, Map<String, String> labels);
-  }
-
   @Spec
   CommandSpec spec;
 
@@ -60,40 +52,14 @@ final class ListResourcesCommand implements Callable<Integer> {
       description = "Print the objects as json or yaml.")
   OutputFormat output;
 
-  private static Map<String, Lister> kinds() {
-    Map<String, Lister> kinds = new LinkedHashMap<>();
-    kinds.put("ServiceAccount", (c, ns, l) -> c.serviceAccounts().inNamespace(ns).withLabels(l)
-        .list().getItems());
-    kinds.put("Role", (c, ns, l) -> c.rbac().roles().inNamespace(ns).withLabels(l).list()
-        .getItems());
-    kinds.put("RoleBinding", (c, ns, l) -> c.rbac().roleBindings().inNamespace(ns)
-        .withLabels(l).list().getItems());
-    kinds.put("Lease", (c, ns, l) -> c.leases().inNamespace(ns).withLabels(l).list()
-        .getItems());
-    kinds.put("PodDisruptionBudget", (c, ns, l) -> c.policy().v1().podDisruptionBudget()
-        .inNamespace(ns).withLabels(l).list().getItems());
-    kinds.put("Service", (c, ns, l) -> c.services().inNamespace(ns).withLabels(l).list()
-        .getItems());
-    kinds.put("ConfigMap", (c, ns, l) -> c.configMaps().inNamespace(ns).withLabels(l).list()
-        .getItems());
-    kinds.put("Secret", (c, ns, l) -> c.secrets().inNamespace(ns).withLabels(l).list()
-        .getItems());
-    kinds.put("Pod", (c, ns, l) -> c.pods().inNamespace(ns).withLabels(l).list().getItems());
-    kinds.put("PersistentVolumeClaim", (c, ns, l) -> c.persistentVolumeClaims().inNamespace(ns)
-        .withLabels(l).list().getItems());
-    kinds.put("Job", (c, ns, l) -> c.batch().v1().jobs().inNamespace(ns).withLabels(l).list()
-        .getItems());
-    return kinds;
-  }
-
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     if (filter != null) {
       for (String kind : filter) {
-        if (!KINDS.containsKey(kind)) {
+        if (!ManagedKinds.ALL.containsKey(kind)) {
           spec.commandLine().getErr().println("list-resources: --filter: unknown kind " + kind
-              + " (one of " + String.join(", ", KINDS.keySet()) + ")");
+              + " (one of " + String.join(", ", ManagedKinds.ALL.keySet()) + ")");
           return ExitCodes.USAGE;
         }
       }
@@ -105,7 +71,7 @@ final class ListResourcesCommand implements Callable<Integer> {
       List<HasMetadata> found = new ArrayList<>();
       Map<String, String> selector = Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
           Labels.PART_OF, name);
-      for (var kind : KINDS.entrySet()) {
+      for (var kind : ManagedKinds.ALL.entrySet()) {
         if (filter == null || filter.contains(kind.getKey())) {
           List<? extends HasMetadata> items = kind.getValue().list(client, namespace, selector);
           items.stream().sorted(Comparator.comparing(o -> o.getMetadata().getName()))

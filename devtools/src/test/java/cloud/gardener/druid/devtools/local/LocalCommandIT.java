@@ -18,7 +18,8 @@ import picocli.CommandLine;
 class LocalCommandIT {
 
   @Test
-  void upDetachedRunsASampleEtcdToCompletionAndDownStopsEveryProcessItStarted(@TempDir Path dir) {
+  void upDetachedRunsASampleEtcdToCompletionAndDownStopsEveryProcessItStarted(@TempDir Path dir)
+      throws Exception {
     try {
       Result up = run("local", "up", "--dir", dir.toString(), "--detach");
       assertThat(up.exit()).as(up.output()).isZero();
@@ -33,6 +34,7 @@ class LocalCommandIT {
         assertThat(cloud.gardener.druid.api.RolloutCompletion.isComplete(etcd)).isTrue();
         assertThat(etcd.getStatus().getMembers()).hasSize(3);
       }
+      assertReportHoldsTheAgentsAnswers(dir);
       Result status = run("local", "status", "--dir", dir.toString());
       assertThat(status.exit()).isZero();
       assertThat(status.output()).contains("kube-apiserver", "running");
@@ -47,6 +49,37 @@ class LocalCommandIT {
     } finally {
       run("local", "down", "--dir", dir.toString());
     }
+  }
+
+  /**
+   * {@code kubectl druid report} on the running sample: each member's logs and its agent's
+   * metrics and member status (over the agent's TLS) are in the archive.
+   */
+  private static void assertReportHoldsTheAgentsAnswers(Path dir) throws java.io.IOException {
+    Path archive = dir.resolve("report.zip");
+    StringWriter out = new StringWriter();
+    CommandLine report = cloud.gardener.druid.cli.KubectlDruid.commandLine();
+    report.setOut(new PrintWriter(out, true));
+    report.setErr(new PrintWriter(out, true));
+    int exit = report.execute("report", "etcd-main", "--kubeconfig",
+        dir.resolve("kubeconfig").toString(), "-f", archive.toString());
+    assertThat(exit).as(out.toString()).isZero();
+    java.util.Map<String, String> entries = new java.util.TreeMap<>();
+    try (var zip = new java.util.zip.ZipInputStream(java.nio.file.Files.newInputStream(archive))) {
+      for (var e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+        entries.put(e.getName().substring(e.getName().indexOf('/') + 1),
+            new String(zip.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    for (int i = 0; i < 3; i++) {
+      String member = "etcd-main-" + i;
+      assertThat(entries.get("agents/" + member + "/metrics.txt")).as(entries.get("README.txt"))
+          .contains("-> 200", "etcdbr_");
+      assertThat(entries.get("agents/" + member + "/member-status.txt"))
+          .contains("-> 200", "\"clusterId\"");
+      assertThat(entries.keySet()).anyMatch(n -> n.startsWith("logs/" + member + "/"));
+    }
+    assertThat(entries.get("status.txt")).contains("etcd-main");
   }
 
   private record Result(int exit, String output) {

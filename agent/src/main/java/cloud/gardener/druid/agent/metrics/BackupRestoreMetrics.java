@@ -46,6 +46,9 @@ public final class BackupRestoreMetrics {
 
   private final MetricFamily gcTotal = add(MetricFamily.counter("etcdbr_snapshot_gc_total",
       "Number of snapshots garbage collection deleted (or failed to).", "kind", "succeeded"));
+  private final MetricFamily chainGaps = add(MetricFamily.counter(
+      "etcddruid_agent_snapshot_chain_gaps_total", "Extension of this operator: gaps found in"
+          + " the store's newest delta chain (each answered with a full snapshot)."));
   private final MetricFamily latestRevision = add(MetricFamily.gauge(
       "etcdbr_snapshot_latest_revision", "Last revision of the newest snapshot.", "kind"));
   private final MetricFamily latestTimestamp = add(MetricFamily.gauge(
@@ -199,6 +202,10 @@ public final class BackupRestoreMetrics {
   public void snapshotterFailed(Exception error) {
     String message = String.valueOf(error.getMessage());
     snapshotterFailure.series(message).inc();
+  }
+
+  public void chainGap() {
+    chainGaps.series().inc();
   }
 
   public void garbageCollected(String kind, boolean succeeded) {

@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.metrics;
 
 import cloud.gardener.druid.agent.snapshot.SnapshotListener;
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotChain;
 import java.time.Duration;
 import java.util.List;
 
@@ -45,6 +46,11 @@ public final class SnapshotMetrics implements SnapshotListener {
     if (error != null) {
       metrics.snapshotterFailed(error);
     }
+  }
+
+  @Override
+  public void chainGap(SnapshotChain.Gap gap) {
+    metrics.chainGap();
   }
 
   @Override

@@ -1,8 +1,7 @@
 package cloud.gardener.druid.agent.restore;
 
 import cloud.gardener.druid.agent.store.Snapshot;
-import java.util.ArrayList;
-import java.util.Comparator;
+import cloud.gardener.druid.agent.store.SnapshotChain;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,36 +13,16 @@ public record RestorePlan(Snapshot full, List<Snapshot> deltas) {
 
   /** Empty when the store holds no full snapshot (a new cluster). */
   public static Optional<RestorePlan> of(List<Snapshot> snapshots) throws RestoreException {
-    Optional<Snapshot> newestFull = snapshots.stream().filter(Snapshot::isFull)
-        .max(Comparator.comparingLong(Snapshot::endRevision)
-            .thenComparing(Snapshot::createdOn));
-    if (newestFull.isEmpty()) {
+    Optional<SnapshotChain> chain = SnapshotChain.of(snapshots);
+    if (chain.isEmpty()) {
       return Optional.empty();
     }
-    Snapshot full = newestFull.get();
-    List<Snapshot> candidates = snapshots.stream()
-        .filter(s -> !s.isFull() && s.endRevision() > full.endRevision())
-        .sorted(Comparator.comparingLong(Snapshot::startRevision)
-            .thenComparingLong(Snapshot::endRevision))
-        .toList();
-    List<Snapshot> deltas = new ArrayList<>();
-    long covered = full.endRevision();
-    Snapshot previous = full;
-    for (Snapshot delta : candidates) {
-      if (delta.endRevision() <= covered) {
-        continue;
-      }
-      if (delta.startRevision() > covered + 1) {
-        throw new RestoreException("missing delta snapshot: no snapshot holds revisions "
-            + (covered + 1) + ".." + (delta.startRevision() - 1) + " (between " + previous
-            + " and " + delta + "); restoring would lose data;"
-            + " the data directory was left unchanged");
-      }
-      deltas.add(delta);
-      covered = delta.endRevision();
-      previous = delta;
+    if (chain.get().gap().isPresent()) {
+      throw new RestoreException("missing delta snapshot: " + chain.get().gap().get()
+          .describe() + "; restoring would lose data;"
+          + " the data directory was left unchanged");
     }
-    return Optional.of(new RestorePlan(full, List.copyOf(deltas)));
+    return Optional.of(new RestorePlan(chain.get().full(), chain.get().deltas()));
   }
 
   public long lastRevision() {

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent.snapshot;
 
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotChain;
 import java.time.Duration;
 import java.util.List;
 
@@ -25,6 +26,10 @@ public interface SnapshotListener {
 
   /** Garbage collection deleted {@code snapshot}, or failed to ({@code error} not null). */
   default void collected(Snapshot snapshot, Exception error) {
+  }
+
+  /** The store's newest chain has {@code gap}; a full snapshot follows. */
+  default void chainGap(SnapshotChain.Gap gap) {
   }
 
   /** Garbage collection deleted the parts of {@code count} unfinished uploads. */
@@ -69,6 +74,12 @@ public interface SnapshotListener {
       public void collected(Snapshot snapshot, Exception error) {
         self.collected(snapshot, error);
         other.collected(snapshot, error);
+      }
+
+      @Override
+      public void chainGap(SnapshotChain.Gap gap) {
+        self.chainGap(gap);
+        other.chainGap(gap);
       }
 
       @Override

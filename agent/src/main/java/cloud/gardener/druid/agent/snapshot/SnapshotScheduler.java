@@ -6,6 +6,7 @@ import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
 import cloud.gardener.druid.agent.gc.GarbageCollector;
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotChain;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
 import java.io.IOException;
@@ -33,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * <p>Before it writes, it checks the store's identity marker ({@link StoreIdentity}): it
  * claims an empty prefix for its Etcd and never writes into a prefix another Etcd's marker
  * names (a failed attempt to become the writer is retried after {@link #WRITER_RETRY}).
+ *
+ * <p>A gap in the store's newest chain (a delta missing or deleted, {@link SnapshotChain}),
+ * seen when it starts writing and at each garbage collection, is answered with a full
+ * snapshot: a restore would otherwise stop before the gap.
  */
 public final class SnapshotScheduler implements AutoCloseable {
 
@@ -150,7 +155,8 @@ public final class SnapshotScheduler implements AutoCloseable {
     Optional<Snapshot> lastFull = existing.stream().filter(Snapshot::isFull)
         .max(Snapshot.ORDER);
     Instant now = clock.instant();
-    if (lastFull.isEmpty() || !now.isBefore(nextFullAfter(lastFull.get().createdOn()))) {
+    boolean gap = answeredGap(existing);
+    if (gap || lastFull.isEmpty() || !now.isBefore(nextFullAfter(lastFull.get().createdOn()))) {
       takeFullAndRestartDeltas(false);
       return;
     }
@@ -268,9 +274,28 @@ public final class SnapshotScheduler implements AutoCloseable {
     }
   }
 
-  private void collectGarbage() throws IOException {
+  /**
+   * Whether the newest chain in {@code listed} has a gap (a delta missing or deleted): the
+   * listener is told, and the caller takes a full snapshot, so that the store restores
+   * completely again from then on.
+   */
+  private boolean answeredGap(List<Snapshot> listed) {
+    Optional<SnapshotChain.Gap> gap = SnapshotChain.of(listed).flatMap(SnapshotChain::gap);
+    gap.ifPresent(g -> {
+      LOG.warn("the store's delta chain has a gap: {}; taking a full snapshot", g.describe());
+      listener.chainGap(g);
+    });
+    return gap.isPresent();
+  }
+
+  private void collectGarbage() throws IOException, EtcdException {
     nextGc = clock.instant().plus(policy.gcPeriod());
-    List<Snapshot> doomed = GarbageCollector.toDelete(store.list(), policy.gcPolicy(),
+    List<Snapshot> listed = store.list();
+    if (deltas != null && answeredGap(listed)) {
+      takeFullAndRestartDeltas(false);
+      listed = store.list();
+    }
+    List<Snapshot> doomed = GarbageCollector.toDelete(listed, policy.gcPolicy(),
         policy.maxBackups(), policy.deltaRetention(), clock.instant());
     for (Snapshot snapshot : doomed) {
       try {

@@ -6,13 +6,12 @@ import cloud.gardener.druid.agent.snapshot.DeltaEvent;
 import cloud.gardener.druid.agent.snapshot.DeltaFormat;
 import cloud.gardener.druid.agent.snapshot.SnapshotIntegrityException;
 import cloud.gardener.druid.agent.store.Snapshot;
+import cloud.gardener.druid.agent.store.SnapshotChain;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.api.verify.DrillReport.Reason;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.zip.ZipException;
@@ -29,31 +28,16 @@ final class DrillChain {
 
   /** The newest full snapshot and its deltas; empty when the store holds no full snapshot. */
   static Optional<RestorePlan> of(List<Snapshot> listed) throws DrillFailure {
-    Optional<Snapshot> newestFull = listed.stream().filter(Snapshot::isFull)
-        .max(Comparator.comparingLong(Snapshot::endRevision)
-            .thenComparing(Snapshot::createdOn));
-    if (newestFull.isEmpty()) {
+    Optional<SnapshotChain> chain = SnapshotChain.of(listed);
+    if (chain.isEmpty()) {
       return Optional.empty();
     }
-    Snapshot full = newestFull.get();
-    List<Snapshot> deltas = new ArrayList<>();
-    long covered = full.endRevision();
-    for (Snapshot delta : listed.stream()
-        .filter(s -> !s.isFull() && s.endRevision() > full.endRevision())
-        .sorted(Comparator.comparingLong(Snapshot::startRevision)
-            .thenComparingLong(Snapshot::endRevision)).toList()) {
-      if (delta.endRevision() <= covered) {
-        continue;
-      }
-      if (delta.startRevision() > covered + 1) {
-        throw new DrillFailure(delta.fileName(), Reason.MISSING_DELTA, "no snapshot holds "
-            + "revisions " + (covered + 1) + ".." + (delta.startRevision() - 1)
-            + " before delta " + delta.fileName() + " (after " + full.fileName() + ")", null);
-      }
-      deltas.add(delta);
-      covered = delta.endRevision();
+    if (chain.get().gap().isPresent()) {
+      SnapshotChain.Gap gap = chain.get().gap().get();
+      throw new DrillFailure(gap.next().fileName(), Reason.MISSING_DELTA,
+          gap.describe(), null);
     }
-    return Optional.of(new RestorePlan(full, List.copyOf(deltas)));
+    return Optional.of(new RestorePlan(chain.get().full(), chain.get().deltas()));
   }
 
   /** Reads every delta of {@code plan} whole; the first that does not read names itself. */

@@ -162,6 +162,54 @@ class SingleMemberAgentIT {
     assertThat(Files.exists(work.resolve("data/new.etcd/druid-guard.json"))).isTrue();
   }
 
+  /**
+   * A delta deleted from the middle of the store's chain (by hand, by a bucket lifecycle rule)
+   * would stop every later restore there: the agent finds the gap when it starts writing and
+   * takes a full snapshot, and a restore from the store gives back every key again.
+   */
+  @Test
+  void aGapInTheDeltaChainIsAnsweredWithAFullSnapshot() throws Exception {
+    Path v2 = work.resolve("backups/default--etcd-test/v2");
+    try (AgentProcess agent = startAgent("agent-1.log"); MemberClient etcd = etcd()) {
+      agent.post(AgentApi.SNAPSHOT_FULL);
+      for (int round = 0; round < 3; round++) {
+        putKeys(etcd, "/round-" + round + "/", 0, 100);
+        long written = etcd.revision();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> JSON.readTree(
+            agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("deltaSnapshots")
+            .findValues("endRevision").stream().anyMatch(r -> r.asLong() >= written));
+      }
+      assertThat(agent.stop()).as("exit code after SIGTERM").isIn(0, 143);
+    }
+    List<Path> deltas;
+    try (var files = Files.list(v2)) {
+      deltas = files.filter(f -> f.getFileName().toString().startsWith("Incr-")).sorted()
+          .toList();
+    }
+    assertThat(deltas).hasSizeGreaterThanOrEqualTo(3);
+    int middle = deltas.size() / 2;
+    Files.delete(deltas.get(middle));
+
+    try (AgentProcess agent = startAgent("agent-2.log"); MemberClient etcd = etcd()) {
+      long revision = etcd.revision();
+      Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> JSON.readTree(
+          agent.get(AgentApi.SNAPSHOT_LATEST).body()).path("fullSnapshot").path("endRevision")
+          .asLong() >= revision);
+      assertThat(agent.log()).contains("the store's delta chain has a gap: no snapshot holds"
+          + " revisions").contains(deltas.get(middle + 1).getFileName().toString());
+      assertThat(agent.get(AgentApi.METRICS).body())
+          .contains("\netcddruid_agent_snapshot_chain_gaps_total 1");
+      assertThat(agent.stop()).as("exit code after SIGTERM").isIn(0, 143);
+    }
+    Files2.deleteTree(work.resolve("data/new.etcd"));
+    try (AgentProcess agent = startAgent("agent-3.log"); MemberClient etcd = etcd()) {
+      assertThat(agent.log()).contains("initialisation done: RESTORED");
+      for (int round = 0; round < 3; round++) {
+        assertThat(countPrefix(etcd, "/round-" + round + "/")).isEqualTo(100);
+      }
+    }
+  }
+
   @Test
   void anUnreachableS3StoreFailsInitialisationClearlyAndARetrySucceedsOnceItIsBack()
       throws Exception {

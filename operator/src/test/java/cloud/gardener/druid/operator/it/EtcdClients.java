@@ -34,12 +34,20 @@ final class EtcdClients {
     return ByteSequence.from(s, StandardCharsets.UTF_8);
   }
 
+  /**
+   * How long a client waits for one answer before it counts the request as failed. On 2
+   * shared cores at load 17-33, writes stalled past 10 s while a replaced member's learner
+   * received etcd's snapshot (30 s) and the cluster had two voters (docs/testing.md, flake
+   * hunt); kube-apiserver waits a minute for a request by default.
+   */
+  static final long REQUEST_TIMEOUT_SECONDS = 30;
+
   static void put(KV kv, String key, String value) throws Exception {
-    kv.put(bytes(key), bytes(value)).get(10, TimeUnit.SECONDS);
+    kv.put(bytes(key), bytes(value)).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 
   static String get(KV kv, String key) throws Exception {
-    var kvs = kv.get(bytes(key)).get(10, TimeUnit.SECONDS).getKvs();
+    var kvs = kv.get(bytes(key)).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS).getKvs();
     return kvs.isEmpty() ? null : kvs.get(0).getValue().toString(StandardCharsets.UTF_8);
   }
 }

@@ -194,7 +194,8 @@ class EtcdOpsTaskIT {
               "MemberDefragmented".equals(e.getReason())).hasSize(3));
       assertThat(RolloutCompletion.isComplete(client.resources(Etcd.class).withName("trio").get()))
           .as("every member still ready").isTrue();
-      assertThat(load.failures()).as("failed client requests of " + load.requests()
+      assertThat(load.failures()).as("slowest request " + load.slowestMillis()
+          + " ms; failed client requests of " + load.requests()
           + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
       assertThat(load.requests()).isGreaterThan(10);
     }

@@ -24,6 +24,7 @@ final class LoadClient implements AutoCloseable {
   private final java.util.Map<String, Client> perEndpoint = new java.util.concurrent.ConcurrentHashMap<>();
   private final AtomicLong turn = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
+  private final AtomicLong slowestMillis = new AtomicLong();
   private final Thread thread;
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicLong requests = new AtomicLong();
@@ -53,6 +54,7 @@ final class LoadClient implements AutoCloseable {
       long i = 0;
       while (running.get() && System.nanoTime() < deadline) {
         String key = prefix + "/" + i;
+        long started = System.nanoTime();
         try {
           requests.incrementAndGet();
           String value = "v" + i;
@@ -67,8 +69,10 @@ final class LoadClient implements AutoCloseable {
             failures.add(key + ": read back " + back);
           }
         } catch (Exception e) {
-          failures.add(key + ": " + e + " (via " + lastEndpoint + ")");
+          failures.add(key + ": " + e + " (via " + lastEndpoint + ", at "
+              + java.time.Instant.now() + ")");
         }
+        slowestMillis.accumulateAndGet((System.nanoTime() - started) / 1_000_000, Math::max);
         i++;
       }
     }, "load-" + prefix);
@@ -129,6 +133,11 @@ final class LoadClient implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** The slowest write and read back, in milliseconds. */
+  long slowestMillis() {
+    return slowestMillis.get();
   }
 
   long retries() {

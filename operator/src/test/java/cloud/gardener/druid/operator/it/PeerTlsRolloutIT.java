@@ -57,7 +57,8 @@ class PeerTlsRolloutIT {
       assertThat(recorder.completeVersions(changed.getMetadata().getGeneration())).isPositive();
       assertThat(recorder.restartedLeaders()).as("members deleted while they led").isEmpty();
       assertThat(recorder.restartedPods()).hasSize(3);
-      assertThat(load.failures()).as("failed client requests of " + load.requests()
+      assertThat(load.failures()).as("slowest request " + load.slowestMillis()
+          + " ms; failed client requests of " + load.requests()
           + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
       assertThat(load.requests()).isGreaterThan(10);
     }

@@ -53,7 +53,8 @@ class RolloutIT {
       assertThat(recorder.completeVersions(generation)).isPositive();
       assertThat(recorder.restartedLeaders()).as("members deleted while they led").isEmpty();
       assertThat(recorder.restartedPods()).hasSize(3);
-      assertThat(load.failures()).as("failed client requests of " + load.requests()
+      assertThat(load.failures()).as("slowest request " + load.slowestMillis()
+          + " ms; failed client requests of " + load.requests()
           + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
       assertThat(load.requests()).isGreaterThan(10);
       for (long i = 0; i < load.written(); i += Math.max(1, load.written() / 20)) {

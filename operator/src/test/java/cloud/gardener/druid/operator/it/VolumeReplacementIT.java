@@ -118,7 +118,8 @@ class VolumeReplacementIT {
       assertThat(members.minReady()).as("ready members at any time").isGreaterThanOrEqualTo(2);
       assertThat(statuses.earlyCompletions(generation)).as("complete while volumes were pending")
           .isEmpty();
-      assertThat(load.failures()).as("failed client requests of " + load.requests()
+      assertThat(load.failures()).as("slowest request " + load.slowestMillis()
+          + " ms; failed client requests of " + load.requests()
           + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
       assertThat(load.requests()).isGreaterThan(10);
       assertKeys(client, "vol3", "/before/", 200);

@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.config.AgentTimings;
 import cloud.gardener.druid.agent.config.EtcdBinDirOption;
 import cloud.gardener.druid.agent.config.EtcdTuning;
+import cloud.gardener.druid.agent.config.ExistingClusterOptions;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
@@ -145,6 +146,9 @@ public final class AgentOptions {
   boolean insecureApi;
 
   @Mixin
+  ExistingClusterOptions existing = new ExistingClusterOptions();
+
+  @Mixin
   StoreOptions store = new StoreOptions();
 
   @Option(names = "--full-snapshot-schedule", paramLabel = "CRON", defaultValue = "0 */1 * * *",
@@ -249,7 +253,7 @@ public final class AgentOptions {
     MemberConfig member = new MemberConfig(name, etcd, namespace, podIp, host, clientPort,
         peerPort, cluster(etcd, peerTls.isPresent()),
         clusterToken != null ? clusterToken : namespace + "-" + etcd, dataDir, clientTls,
-        peerTls, peerSkipClientSanVerification);
+        peerTls, peerSkipClientSanVerification).withExistingCluster(existing.existingCluster());
     EtcdTuning tuning = new EtcdTuning(etcdBinDir.dir(), bytes(quota), snapshotCount,
         (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),

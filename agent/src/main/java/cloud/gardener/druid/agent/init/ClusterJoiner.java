@@ -41,8 +41,7 @@ final class ClusterJoiner {
    * first that answers wins, the clients of later answers are closed.
    */
   Optional<MemberClient> findRunningCluster() {
-    List<Map.Entry<String, URI>> peers = member.initialCluster().entrySet().stream()
-        .filter(peer -> !peer.getKey().equals(member.name())).toList();
+    List<Map.Entry<String, URI>> peers = List.copyOf(member.otherClientUrls().entrySet());
     if (peers.isEmpty()) {
       return Optional.empty();
     }
@@ -80,8 +79,8 @@ final class ClusterJoiner {
     }
   }
 
-  private Optional<MemberClient> probe(String name, URI peerUrl) {
-    MemberClient client = new MemberClient(member.clientUrlOf(peerUrl), member.clientTls());
+  private Optional<MemberClient> probe(String name, URI clientUrl) {
+    MemberClient client = new MemberClient(clientUrl, member.clientTls());
     try {
       client.members();
       client.revision();

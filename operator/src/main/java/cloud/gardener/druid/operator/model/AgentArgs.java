@@ -3,6 +3,8 @@ package cloud.gardener.druid.operator.model;
 import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.types.Quantities;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
+import cloud.gardener.druid.api.v1alpha1.BootstrapExistingMember;
+import cloud.gardener.druid.api.v1alpha1.BootstrapWithExistingCluster;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
 import cloud.gardener.druid.api.v1alpha1.SharedConfig;
@@ -87,7 +89,23 @@ public final class AgentArgs {
     }
     add(args, "defragmentation-schedule", text(ec.getDefragmentationSchedule(),
         EtcdDefaults.DEFRAGMENTATION_SCHEDULE));
+    if (ec.getBootstrapWithExistingCluster() != null) {
+      existingCluster(args, ec.getBootstrapWithExistingCluster());
+    }
     return List.copyOf(args);
+  }
+
+  /**
+   * The running cluster the members join (upstream appends its members to the initial cluster
+   * and its endpoints to backup-restore's service endpoints; our agent takes both as options).
+   */
+  private static void existingCluster(List<String> args, BootstrapWithExistingCluster join) {
+    List<String> members = new ArrayList<>();
+    for (BootstrapExistingMember m : join.getMembers()) {
+      m.getPeerUrls().forEach(u -> members.add(m.getName() + "=" + u));
+    }
+    add(args, "existing-cluster-members", String.join(",", members));
+    add(args, "existing-cluster-endpoints", String.join(",", join.getClientEndpoints()));
   }
 
   /** Upstream's timeouts and periods, under etcd-backup-restore's flag names; only when set. */

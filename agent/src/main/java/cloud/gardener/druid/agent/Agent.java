@@ -177,7 +177,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   }
 
   private void startEtcd(StartPlan plan) throws IOException {
-    etcdConfig = EtcdConfigBuilder.config(config.member(), config.etcd(), plan.cluster(),
+    etcdConfig = EtcdConfigBuilder.configOf(config.member(), config.etcd(), plan.cluster(),
         plan.state());
     Files.createDirectories(config.member().dataDir());
     Files.writeString(config.member().dataDir().resolve(RUNNING_MARKER), "");

@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,6 +17,8 @@ import java.util.Optional;
  * @param peerSkipClientSanVerification accept peer client certificates whose SANs do not name
  *     the connecting address
  * @param existingCluster the running cluster this member joins (empty: it bootstraps or restores)
+ * @param additionalPeerUrls peer URLs this member advertises besides its own (the Etcd's
+ *     {@code spec.etcd.additionalAdvertisePeerURLs}), e.g. reachable from another network
  */
 public record MemberConfig(
     String name,
@@ -31,7 +34,12 @@ public record MemberConfig(
     Optional<TlsFiles> clientTls,
     Optional<TlsFiles> peerTls,
     boolean peerSkipClientSanVerification,
-    ExistingCluster existingCluster) {
+    ExistingCluster existingCluster,
+    List<URI> additionalPeerUrls) {
+
+  public MemberConfig {
+    additionalPeerUrls = List.copyOf(additionalPeerUrls);
+  }
 
   public MemberConfig(String name, String etcdName, String namespace, String podIp,
       String advertiseHost, int clientPort, int peerPort, Map<String, URI> initialCluster,
@@ -39,7 +47,7 @@ public record MemberConfig(
       Optional<TlsFiles> peerTls, boolean peerSkipClientSanVerification) {
     this(name, etcdName, namespace, podIp, advertiseHost, clientPort, peerPort, initialCluster,
         clusterToken, dataDir, clientTls, peerTls, peerSkipClientSanVerification,
-        ExistingCluster.none());
+        ExistingCluster.none(), List.of());
   }
 
   public MemberConfig(String name, String etcdName, String namespace, String podIp,
@@ -53,7 +61,21 @@ public record MemberConfig(
   public MemberConfig withExistingCluster(ExistingCluster existing) {
     return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
         peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
-        peerSkipClientSanVerification, existing);
+        peerSkipClientSanVerification, existing, additionalPeerUrls);
+  }
+
+  public MemberConfig withAdditionalPeerUrls(List<URI> urls) {
+    return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
+        peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
+        peerSkipClientSanVerification, existingCluster, urls);
+  }
+
+  /** Every peer URL this member advertises: its own first, then the additional ones. */
+  public List<URI> advertisePeerUrls() {
+    List<URI> urls = new java.util.ArrayList<>();
+    urls.add(advertisePeerUrl());
+    additionalPeerUrls.stream().filter(u -> !urls.contains(u)).forEach(urls::add);
+    return List.copyOf(urls);
   }
 
   /**

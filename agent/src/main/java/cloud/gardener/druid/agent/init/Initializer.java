@@ -86,7 +86,7 @@ public final class Initializer {
     if (result.isValid()) {
       guard.writeTo(dataDir);
       new PeerUrlUpdate(member).beforeStart();
-      return new StartPlan(ClusterState.NEW, member.initialCluster(),
+      return StartPlan.of(ClusterState.NEW, member.initialCluster(),
           StartPlan.Outcome.VALID_DATA);
     }
     LOG.info("data directory {} needs initialisation: {}", dataDir, result.problem());
@@ -128,12 +128,12 @@ public final class Initializer {
       }
       if (restored.isPresent()) {
         metrics.restored(RestoreKind.SINGLE_NODE, true, since(started));
-        return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.RESTORED);
+        return StartPlan.of(ClusterState.NEW, self, StartPlan.Outcome.RESTORED);
       }
     }
     refuseToWipeData(result);
     wipe();
-    return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.NEW_MEMBER);
+    return StartPlan.of(ClusterState.NEW, self, StartPlan.Outcome.NEW_MEMBER);
   }
 
   /**
@@ -176,7 +176,7 @@ public final class Initializer {
     if (result.state() == Result.State.MISSING) {
       refuseToBootstrapOverBackups();
       wipe();
-      return new StartPlan(ClusterState.NEW, member.initialCluster(),
+      return StartPlan.of(ClusterState.NEW, member.initialCluster(),
           StartPlan.Outcome.NEW_MEMBER);
     }
     throw new IOException("the data directory is invalid (" + result.problem()

@@ -89,23 +89,36 @@ public final class AgentArgs {
     }
     add(args, "defragmentation-schedule", text(ec.getDefragmentationSchedule(),
         EtcdDefaults.DEFRAGMENTATION_SCHEDULE));
-    if (ec.getBootstrapWithExistingCluster() != null) {
-      existingCluster(args, ec.getBootstrapWithExistingCluster());
+    if (ec.getAdditionalAdvertisePeerURLs() != null
+        && !ec.getAdditionalAdvertisePeerURLs().isEmpty()) {
+      List<String> extra = new ArrayList<>();
+      ec.getAdditionalAdvertisePeerURLs().forEach(m ->
+          m.getUrls().forEach(u -> extra.add(m.getMemberName() + "=" + u)));
+      add(args, "additional-advertise-peer-urls", String.join(",", extra));
     }
     return List.copyOf(args);
   }
 
   /**
-   * The running cluster the members join (upstream appends its members to the initial cluster
-   * and its endpoints to backup-restore's service endpoints; our agent takes both as options).
+   * While the Etcd joins an existing cluster: the running cluster its members join (upstream
+   * appends its members to the initial cluster and its endpoints to backup-restore's service
+   * endpoints; our agent takes both as options). Like {@link #bootstrapReplicas} not part of
+   * the member revision: it matters only to a member without data, and a member started
+   * after the join (a restart, a recovery from the store) no longer joins the source.
    */
-  private static void existingCluster(List<String> args, BootstrapWithExistingCluster join) {
+  public static List<String> existingCluster(Etcd etcd) {
+    BootstrapWithExistingCluster join = EtcdDefaults.etcd(etcd).getBootstrapWithExistingCluster();
+    if (join == null || !ExistingClusterJoin.joining(etcd)) {
+      return List.of();
+    }
     List<String> members = new ArrayList<>();
     for (BootstrapExistingMember m : join.getMembers()) {
       m.getPeerUrls().forEach(u -> members.add(m.getName() + "=" + u));
     }
+    List<String> args = new ArrayList<>();
     add(args, "existing-cluster-members", String.join(",", members));
     add(args, "existing-cluster-endpoints", String.join(",", join.getClientEndpoints()));
+    return List.copyOf(args);
   }
 
   /** Upstream's timeouts and periods, under etcd-backup-restore's flag names; only when set. */

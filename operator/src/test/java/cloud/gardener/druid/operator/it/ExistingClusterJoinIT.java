@@ -9,6 +9,9 @@ import static org.awaitility.Awaitility.await;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.member.EtcdRelease;
+import cloud.gardener.druid.api.v1alpha1.AdditionalPeerUrls;
+import cloud.gardener.druid.api.v1alpha1.BootstrapExistingMember;
+import cloud.gardener.druid.api.v1alpha1.BootstrapWithExistingCluster;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
@@ -77,7 +80,72 @@ class ExistingClusterJoinIT {
     }
   }
 
-  private static void moveIn(KubernetesClient client, TestNamespace ns, SourceCluster source,
+  /**
+   * The source is an Etcd of this operator whose members advertise a second peer URL
+   * ({@code additionalAdvertisePeerURLs}, here the pods' names under {@code cluster.local}):
+   * the membership lists both, another Etcd joins through the second ones and retires the
+   * first Etcd's members (the way back out to another operator, and in from one that sets
+   * the same field).
+   */
+  @Test
+  void anEtcdOfThisOperatorIsJoinedThroughItsAdditionalPeerUrls(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd old = load("etcd-3-local.yaml", ns.name());
+    old.getMetadata().setName("old");
+    old.getSpec().getBackup().getStore().setPrefix(ns.name() + "/old");
+    List<AdditionalPeerUrls> extra = new java.util.ArrayList<>();
+    BootstrapWithExistingCluster join = new BootstrapWithExistingCluster();
+    List<BootstrapExistingMember> members = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      String host = "old-" + i + ".old-peer." + ns.name() + ".svc";
+      AdditionalPeerUrls a = new AdditionalPeerUrls();
+      a.setMemberName("old-" + i);
+      a.setUrls(List.of("http://" + host + ".cluster.local:2380"));
+      extra.add(a);
+      BootstrapExistingMember m = new BootstrapExistingMember();
+      m.setName("old-" + i);
+      m.setPeerUrls(List.of("http://" + host + ".cluster.local:2380"));
+      members.add(m);
+    }
+    old.getSpec().getEtcd().setAdditionalAdvertisePeerURLs(extra);
+    client.resource(old).create();
+    Etcd ready = ItSupport.awaitRolloutComplete(client, "old", Duration.ofMinutes(4));
+    try (Client c = EtcdClients.connect(EtcdClients.endpoints(client, ready))) {
+      await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() ->
+          assertThat(c.getClusterClient().listMember().get(10, TimeUnit.SECONDS).getMembers())
+              .hasSize(3).allSatisfy(m -> assertThat(m.getPeerURIs()).hasSize(2)
+                  .anyMatch(u -> u.getHost().endsWith(".svc.cluster.local"))));
+    }
+    join.setMembers(members);
+    join.setClientEndpoints(EtcdClients.endpoints(client, ready));
+    moveIn(client, ns, new Source(EtcdClients.endpoints(client, ready), join), "new",
+        etcd -> { });
+    client.resources(Etcd.class).withName("old").delete();
+  }
+
+  /** What the test knows of a source: its client URLs, the join spec and its member names. */
+  record Source(List<String> clientUrls, BootstrapWithExistingCluster join) {
+    static Source of(SourceCluster c) {
+      return new Source(c.clientUrls(), c.joinSpec());
+    }
+
+    List<String> names() {
+      return join.getMembers().stream().map(m -> m.getName()).toList();
+    }
+
+    long clusterId() throws Exception {
+      try (Client c = EtcdClients.connect(clientUrls)) {
+        return clusterIdVia(c);
+      }
+    }
+  }
+
+  private static void moveIn(KubernetesClient client, TestNamespace ns, SourceCluster cluster,
+      String name, java.util.function.Consumer<Etcd> customize) throws Exception {
+    moveIn(client, ns, Source.of(cluster), name, customize);
+  }
+
+  private static void moveIn(KubernetesClient client, TestNamespace ns, Source source,
       String name, java.util.function.Consumer<Etcd> customize) throws Exception {
     long clusterId = source.clusterId();
     AtomicReference<List<String>> endpoints = new AtomicReference<>(source.clientUrls());
@@ -87,18 +155,18 @@ class ExistingClusterJoinIT {
       Etcd etcd = load("etcd-3-local.yaml", ns.name());
       etcd.getMetadata().setName(name);
       etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/" + name);
-      etcd.getSpec().getEtcd().setBootstrapWithExistingCluster(source.joinSpec());
+      etcd.getSpec().getEtcd().setBootstrapWithExistingCluster(source.join());
       customize.accept(etcd);
       client.resource(etcd).create();
 
       Etcd joined = awaitJoined(client, name);
       assertThat(joined.getStatus().getBootstrapWithExistingCluster().getMembers())
-          .extracting(m -> m.getName()).containsExactly("src-0", "src-1", "src-2");
+          .extracting(m -> m.getName()).containsExactlyElementsOf(source.names());
       List<String> ours = EtcdClients.endpoints(client, joined);
       try (Client c = EtcdClients.connect(ours)) {
         List<Member> members = c.getClusterClient().listMember().get(10, TimeUnit.SECONDS)
             .getMembers();
-        assertThat(members).hasSize(6).noneMatch(Member::isLearner);
+        assertThat(members).hasSize(3 + source.names().size()).noneMatch(Member::isLearner);
         assertThat(clusterIdVia(c)).isEqualTo(clusterId);
       }
       endpoints.set(Stream.concat(source.clientUrls().stream(), ours.stream()).toList());
@@ -111,7 +179,7 @@ class ExistingClusterJoinIT {
           c -> c.setRetireSourceMembers(new RetireSourceMembersConfig()), null);
       EtcdOpsTask task = awaitTaskState(client, "retire-" + name, "Succeeded");
       assertThat(task.getStatus().getLastOperation().getDescription())
-          .contains("src-0").contains("src-1").contains("src-2");
+          .contains(source.names());
       awaitWritten(load, load.written() + 50);
       load.stop();
 

@@ -21,7 +21,7 @@ import java.util.stream.IntStream;
  * {@code 127.10+} subnets), as a user's cluster that an Etcd joins. Optionally with peer TLS
  * from {@code peerTls} (a directory with ca.crt, peer.crt and peer.key).
  */
-final class SourceCluster implements AutoCloseable {
+public final class SourceCluster implements AutoCloseable {
 
   private final List<String> names = new ArrayList<>();
   private final List<String> hosts = new ArrayList<>();
@@ -39,17 +39,17 @@ final class SourceCluster implements AutoCloseable {
   }
 
   /** The loopback addresses the members of a cluster on {@code subnet} will use. */
-  static List<String> addresses(int size, int subnet) {
+  public static List<String> addresses(int size, int subnet) {
     return IntStream.range(0, size).mapToObj(i -> "127.9." + subnet + "." + (i + 1)).toList();
   }
 
   /** A subnet no other test JVM uses at the same time (by process id). */
-  static int freeSubnet(int offset) {
+  public static int freeSubnet(int offset) {
     return (int) ((ProcessHandle.current().pid() * 3 + offset) % 250) + 1;
   }
 
   /** Starts the cluster at etcd {@code minor} (e.g. "3.6") and waits until it answers. */
-  static SourceCluster start(int size, String minor, Path workDir, int subnet,
+  public static SourceCluster start(int size, String minor, Path workDir, int subnet,
       Optional<TestCertificates> peerTls) throws Exception {
     SourceCluster c = new SourceCluster(size, subnet, peerTls);
     Path etcd = EtcdBuilds.directory(minor).resolve("etcd");
@@ -78,24 +78,24 @@ final class SourceCluster implements AutoCloseable {
     return c;
   }
 
-  String name(int i) {
+  public String name(int i) {
     return names.get(i);
   }
 
-  String clientUrl(int i) {
+  public String clientUrl(int i) {
     return "http://" + hosts.get(i) + ":2379";
   }
 
-  String peerUrl(int i) {
+  public String peerUrl(int i) {
     return peerScheme + "://" + hosts.get(i) + ":2380";
   }
 
-  List<String> clientUrls() {
+  public List<String> clientUrls() {
     return IntStream.range(0, names.size()).mapToObj(this::clientUrl).toList();
   }
 
   /** The Etcd spec field that joins this cluster. */
-  BootstrapWithExistingCluster joinSpec() {
+  public BootstrapWithExistingCluster joinSpec() {
     BootstrapWithExistingCluster join = new BootstrapWithExistingCluster();
     List<BootstrapExistingMember> members = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
@@ -110,13 +110,13 @@ final class SourceCluster implements AutoCloseable {
   }
 
   /** The member list as the source's own endpoints answer it. */
-  List<Member> members() throws Exception {
+  public List<Member> members() throws Exception {
     try (Client c = EtcdClients.connect(clientUrls())) {
       return c.getClusterClient().listMember().get(10, TimeUnit.SECONDS).getMembers();
     }
   }
 
-  long clusterId() throws Exception {
+  public long clusterId() throws Exception {
     try (Client c = EtcdClients.connect(clientUrls())) {
       return c.getClusterClient().listMember().get(10, TimeUnit.SECONDS).getHeader()
           .getClusterId();
@@ -124,7 +124,7 @@ final class SourceCluster implements AutoCloseable {
   }
 
   /** Whether member {@code i}'s process still runs (etcd stops a member removed from the cluster). */
-  boolean running(int i) {
+  public boolean running(int i) {
     return processes.get(i).isAlive();
   }
 

@@ -156,6 +156,8 @@ class ExistingClusterJoinIT {
       etcd.getMetadata().setName(name);
       etcd.getSpec().getBackup().getStore().setPrefix(ns.name() + "/" + name);
       etcd.getSpec().getEtcd().setBootstrapWithExistingCluster(source.join());
+      etcd.getSpec().getBackup().setDeltaSnapshotPeriod(
+          cloud.gardener.druid.api.types.GoDuration.parse("2s"));
       customize.accept(etcd);
       client.resource(etcd).create();
 
@@ -169,6 +171,9 @@ class ExistingClusterJoinIT {
         assertThat(members).hasSize(3 + source.names().size()).noneMatch(Member::isLearner);
         assertThat(clusterIdVia(c)).isEqualTo(clusterId);
       }
+      // backups start with the join: a full snapshot by a member of the Etcd
+      await().atMost(Duration.ofMinutes(2)).until(() -> holder(client, name + "-full-snap"),
+          revision -> revision > 0);
       endpoints.set(Stream.concat(source.clientUrls().stream(), ours.stream()).toList());
       awaitWritten(load, load.written() + 50);
       // clients move to the Etcd's members before the source members leave
@@ -192,6 +197,12 @@ class ExistingClusterJoinIT {
             .containsExactlyInAnyOrder(name + "-0", name + "-1", name + "-2");
         assertThat(clusterIdVia(c)).isEqualTo(clusterId);
         assertEveryKey(c, prefix, load.written());
+        long last = c.getKVClient().get(EtcdClients.bytes(prefix + "/" + (load.written() - 1)))
+            .get(10, TimeUnit.SECONDS).getHeader().getRevision();
+        // every write since the join is in the backups: full and delta snapshots reach it
+        await().atMost(Duration.ofMinutes(2)).until(() -> Math.max(
+            holder(client, name + "-full-snap"), holder(client, name + "-delta-snap")),
+            revision -> revision >= last);
       }
       Etcd done = ItSupport.awaitRolloutComplete(client, name, Duration.ofMinutes(2));
       assertThat(Condition.find(done.getStatus().getConditions(),
@@ -212,6 +223,12 @@ class ExistingClusterJoinIT {
   private static void awaitWritten(LoadClient load, long atLeast) {
     await().atMost(Duration.ofMinutes(2)).until(() -> load.written() >= atLeast
         || !load.failures().isEmpty());
+  }
+
+  private static long holder(KubernetesClient client, String lease) {
+    var found = client.leases().withName(lease).get();
+    return found == null || found.getSpec() == null || found.getSpec().getHolderIdentity() == null
+        ? -1 : Long.parseLong(found.getSpec().getHolderIdentity());
   }
 
   private static long clusterIdVia(Client c) throws Exception {

@@ -40,7 +40,8 @@ class ExistingClusterRefusalIT {
     join.setMembers(List.of(m));
     join.setClientEndpoints(List.of("http://" + nowhere + ":2379"));
     create(client, ns, "unreachable", join);
-    assertStuck(client, "unreachable", "none of [http://" + nowhere + ":2379] answers");
+    assertStuck(client, "unreachable", "joining the existing cluster: none of [",
+        "http://" + nowhere + ":2379", "answers");
   }
 
   @Test
@@ -66,10 +67,8 @@ class ExistingClusterRefusalIT {
         SourceCluster.freeSubnet(7), Optional.empty())) {
       List<Member> before = source.members();
       create(client, ns, "other-minor", source.joinSpec());
-      assertStuck(client, "other-minor", "etcd version mismatch");
-      assertThat(ItSupport.condition(client, "other-minor",
-          ConditionTypes.BOOTSTRAPPED_WITH_EXISTING_CLUSTER).getMessage())
-          .contains("runs etcd 3.5.").contains("set spec.etcd.version to 3.5");
+      assertStuck(client, "other-minor", "etcd version mismatch", "runs etcd 3.5.",
+          "set spec.etcd.version to 3.5");
       assertUnchanged(source, before);
     }
   }
@@ -84,7 +83,7 @@ class ExistingClusterRefusalIT {
   }
 
   /** The condition says why, the first member alone was started and it serves no cluster. */
-  private static void assertStuck(KubernetesClient client, String name, String why) {
+  private static void assertStuck(KubernetesClient client, String name, String... why) {
     await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
         .ignoreExceptions().untilAsserted(() -> {
           Condition c = ItSupport.condition(client, name,

@@ -29,10 +29,11 @@ import picocli.CommandLine.Option;
         "6:refused: the Etcd did not join an existing cluster, or has not joined yet"})
 final class RetireSourceMembersCommand extends OpsTaskCommand {
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10m",
+  @Option(names = "--task-timeout", paramLabel = "DURATION", defaultValue = "10m",
       converter = GoDurationConverter.class,
-      description = "Timeout of the whole retirement (default: ${DEFAULT-VALUE}).")
-  Duration timeout;
+      description = "Timeout of the retirement itself, the task's timeoutSeconds (default:"
+          + " ${DEFAULT-VALUE}); --timeout bounds the following.")
+  Duration taskTimeout;
 
   @Override
   String operation() {
@@ -53,7 +54,7 @@ final class RetireSourceMembersCommand extends OpsTaskCommand {
           + " (condition BootstrappedWithExistingCluster is not True)", ExitCodes.REFUSED);
     }
     RetireSourceMembersConfig retire = new RetireSourceMembersConfig();
-    retire.setTimeoutSeconds((int) Math.max(1, timeout.toSeconds()));
+    retire.setTimeoutSeconds((int) Math.max(1, taskTimeout.toSeconds()));
     EtcdOpsTaskConfig config = new EtcdOpsTaskConfig();
     config.setRetireSourceMembers(retire);
     return config;

@@ -5,6 +5,7 @@ import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.defrag.Defragmenter;
 import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
 import cloud.gardener.druid.agent.etcd.EtcdException;
+import cloud.gardener.druid.agent.etcd.EtcdBinaryVersion;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.LeaderHandOver;
 import cloud.gardener.druid.agent.etcd.MemberClient;
@@ -171,11 +172,12 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     DataDirValidator validator = new DataDirValidator(config.etcd().etcdutl(), guard);
     Optional<Restorer> restorer = store.map(s -> new Restorer(s, config.etcd(), member,
         restoreProgress));
-    return new Initializer(member, validator, guard, store, restorer, metrics.backupRestore());
+    return new Initializer(member, validator, guard, store, restorer, metrics.backupRestore(),
+        () -> EtcdBinaryVersion.minor(config.etcd().etcd()));
   }
 
   private void startEtcd(StartPlan plan) throws IOException {
-    etcdConfig = EtcdConfigBuilder.config(config.member(), config.etcd(), plan.cluster(),
+    etcdConfig = EtcdConfigBuilder.configOf(config.member(), config.etcd(), plan.cluster(),
         plan.state());
     Files.createDirectories(config.member().dataDir());
     Files.writeString(config.member().dataDir().resolve(RUNNING_MARKER), "");
@@ -286,6 +288,11 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     } catch (EtcdException e) {
       return false;
     }
+  }
+
+  @Override
+  public void moveLeader(long to) throws EtcdException {
+    LeaderHandOver.moveTo(client().orElseThrow(), to, config.member().clientTls());
   }
 
   @Override

@@ -4,6 +4,8 @@ import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.config.AgentTimings;
 import cloud.gardener.druid.agent.config.EtcdBinDirOption;
 import cloud.gardener.druid.agent.config.EtcdTuning;
+import cloud.gardener.druid.agent.config.AdditionalPeerUrlsOption;
+import cloud.gardener.druid.agent.config.ExistingClusterOptions;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.config.SnapshotCompression;
 import cloud.gardener.druid.agent.config.SnapshotPolicy;
@@ -145,6 +147,12 @@ public final class AgentOptions {
   boolean insecureApi;
 
   @Mixin
+  ExistingClusterOptions existing = new ExistingClusterOptions();
+
+  @Mixin
+  AdditionalPeerUrlsOption additionalPeerUrls = new AdditionalPeerUrlsOption();
+
+  @Mixin
   StoreOptions store = new StoreOptions();
 
   @Option(names = "--full-snapshot-schedule", paramLabel = "CRON", defaultValue = "0 */1 * * *",
@@ -249,7 +257,8 @@ public final class AgentOptions {
     MemberConfig member = new MemberConfig(name, etcd, namespace, podIp, host, clientPort,
         peerPort, cluster(etcd, peerTls.isPresent()),
         clusterToken != null ? clusterToken : namespace + "-" + etcd, dataDir, clientTls,
-        peerTls, peerSkipClientSanVerification);
+        peerTls, peerSkipClientSanVerification).withExistingCluster(existing.existingCluster())
+        .withAdditionalPeerUrls(additionalPeerUrls.forMember(name));
     EtcdTuning tuning = new EtcdTuning(etcdBinDir.dir(), bytes(quota), snapshotCount,
         (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),

@@ -48,12 +48,9 @@ final class LearnerPromoter implements AutoCloseable {
       }
       long id = MemberStatus.parseHex(status.id());
       EtcdException last = null;
-      for (var peer : member.initialCluster().entrySet()) {
-        if (peer.getKey().equals(member.name())) {
-          continue;
-        }
+      for (URI voter : member.otherClientUrls().values()) {
         try {
-          promoteVia(member.clientUrlOf(peer.getValue()), id);
+          promoteVia(voter, id);
           return;
         } catch (EtcdException e) {
           last = e;

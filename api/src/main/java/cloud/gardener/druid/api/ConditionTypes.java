@@ -23,6 +23,9 @@ public final class ConditionTypes {
   public static final String UPSTREAM_FIELDS_IGNORED = "UpstreamFieldsIgnored";
   /** Addition: what the newest restore drill proved (docs/backup-verification.md). */
   public static final String BACKUP_VERIFIED = "BackupVerified";
+  /** Upstream's: the members joined the existing cluster of spec.etcd.bootstrapWithExistingCluster. */
+  public static final String BOOTSTRAPPED_WITH_EXISTING_CLUSTER =
+      "BootstrappedWithExistingCluster";
 
   public static final String TRUE = "True";
   public static final String FALSE = "False";

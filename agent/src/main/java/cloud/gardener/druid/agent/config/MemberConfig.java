@@ -3,6 +3,8 @@ package cloud.gardener.druid.agent.config;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -14,6 +16,9 @@ import java.util.Optional;
  * @param initialCluster every member of the cluster by name, with its peer URL, in order
  * @param peerSkipClientSanVerification accept peer client certificates whose SANs do not name
  *     the connecting address
+ * @param existingCluster the running cluster this member joins (empty: it bootstraps or restores)
+ * @param additionalPeerUrls peer URLs this member advertises besides its own (the Etcd's
+ *     {@code spec.etcd.additionalAdvertisePeerURLs}), e.g. reachable from another network
  */
 public record MemberConfig(
     String name,
@@ -28,7 +33,22 @@ public record MemberConfig(
     Path dataDir,
     Optional<TlsFiles> clientTls,
     Optional<TlsFiles> peerTls,
-    boolean peerSkipClientSanVerification) {
+    boolean peerSkipClientSanVerification,
+    ExistingCluster existingCluster,
+    List<URI> additionalPeerUrls) {
+
+  public MemberConfig {
+    additionalPeerUrls = List.copyOf(additionalPeerUrls);
+  }
+
+  public MemberConfig(String name, String etcdName, String namespace, String podIp,
+      String advertiseHost, int clientPort, int peerPort, Map<String, URI> initialCluster,
+      String clusterToken, Path dataDir, Optional<TlsFiles> clientTls,
+      Optional<TlsFiles> peerTls, boolean peerSkipClientSanVerification) {
+    this(name, etcdName, namespace, podIp, advertiseHost, clientPort, peerPort, initialCluster,
+        clusterToken, dataDir, clientTls, peerTls, peerSkipClientSanVerification,
+        ExistingCluster.none(), List.of());
+  }
 
   public MemberConfig(String name, String etcdName, String namespace, String podIp,
       String advertiseHost, int clientPort, int peerPort, Map<String, URI> initialCluster,
@@ -36,6 +56,43 @@ public record MemberConfig(
       Optional<TlsFiles> peerTls) {
     this(name, etcdName, namespace, podIp, advertiseHost, clientPort, peerPort, initialCluster,
         clusterToken, dataDir, clientTls, peerTls, false);
+  }
+
+  public MemberConfig withExistingCluster(ExistingCluster existing) {
+    return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
+        peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
+        peerSkipClientSanVerification, existing, additionalPeerUrls);
+  }
+
+  public MemberConfig withAdditionalPeerUrls(List<URI> urls) {
+    return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
+        peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
+        peerSkipClientSanVerification, existingCluster, urls);
+  }
+
+  /** Every peer URL this member advertises: its own first, then the additional ones. */
+  public List<URI> advertisePeerUrls() {
+    List<URI> urls = new java.util.ArrayList<>();
+    urls.add(advertisePeerUrl());
+    additionalPeerUrls.stream().filter(u -> !urls.contains(u)).forEach(urls::add);
+    return List.copyOf(urls);
+  }
+
+  /**
+   * Where this member finds the running cluster, by name: the other members of this Etcd (the
+   * client URL of their peer URL's host), then the existing cluster's client endpoints.
+   */
+  public Map<String, URI> otherClientUrls() {
+    Map<String, URI> urls = new LinkedHashMap<>();
+    initialCluster.forEach((n, peerUrl) -> {
+      if (!n.equals(name)) {
+        urls.put(n, clientUrlOf(peerUrl));
+      }
+    });
+    for (URI endpoint : existingCluster.clientEndpoints()) {
+      urls.put("existing cluster endpoint " + endpoint, endpoint);
+    }
+    return urls;
   }
 
   public String clientScheme() {
@@ -64,7 +121,8 @@ public record MemberConfig(
     return URI.create(clientScheme() + "://" + peerUrl.getHost() + ":" + clientPort);
   }
 
+  /** The only member of its cluster: it restores or bootstraps alone, never joins. */
   public boolean isSingleMember() {
-    return initialCluster.size() <= 1;
+    return initialCluster.size() <= 1 && !existingCluster.joins();
   }
 }

@@ -22,6 +22,19 @@ public final class EtcdConfigBuilder {
 
   public static Map<String, String> config(MemberConfig member, EtcdTuning tuning,
       Map<String, URI> cluster, ClusterState state) {
+    Map<String, List<URI>> lists = new LinkedHashMap<>();
+    cluster.forEach((name, url) -> lists.put(name, List.of(url)));
+    return configOf(member, tuning, lists, state);
+  }
+
+  /**
+   * {@code cluster}: every member with each peer URL it advertises. A member joining a
+   * running cluster advertises what it was added with, the others' URLs included (etcd
+   * compares the sets); a new member its own URL alone: its additional URLs are registered
+   * once it runs ({@code init.PeerUrlUpdate}).
+   */
+  public static Map<String, String> configOf(MemberConfig member, EtcdTuning tuning,
+      Map<String, List<URI>> cluster, ClusterState state) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("name", member.name());
     c.put("data-dir", member.dataDir().toString());
@@ -29,8 +42,14 @@ public final class EtcdConfigBuilder {
     c.put("advertise-client-urls", member.advertiseClientUrl().toString());
     c.put("listen-peer-urls",
         member.peerScheme() + "://" + member.podIp() + ":" + member.peerPort());
-    c.put("initial-advertise-peer-urls", member.advertisePeerUrl().toString());
-    c.put("initial-cluster", initialCluster(cluster));
+    // joining (EXISTING): the URLs it was added with; a new cluster: its own URL alone
+    List<URI> self = state == ClusterState.EXISTING ? member.advertisePeerUrls()
+        : List.of(member.advertisePeerUrl());
+    c.put("initial-advertise-peer-urls", self.stream().map(URI::toString)
+        .collect(Collectors.joining(",")));
+    c.put("initial-cluster", cluster.entrySet().stream()
+        .flatMap(e -> e.getValue().stream().map(u -> e.getKey() + "=" + u))
+        .collect(Collectors.joining(",")));
     c.put("initial-cluster-state", state.flag());
     c.put("initial-cluster-token", member.clusterToken());
     c.put("quota-backend-bytes", Long.toString(tuning.quotaBackendBytes()));

@@ -1,7 +1,9 @@
 package cloud.gardener.druid.agent.etcd;
 
+import cloud.gardener.druid.agent.tls.TlsFiles;
 import cloud.gardener.druid.api.agent.MemberStatus;
 import io.etcd.jetcd.cluster.Member;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +49,40 @@ public final class LeaderHandOver {
       Thread.currentThread().interrupt();
     }
     return Optional.empty();
+  }
+
+  /**
+   * Moves leadership to member {@code to} from wherever it is: through {@code self} when it
+   * leads, else through the leader at the client URL it advertises (etcd moves leadership only
+   * on the leader; after joining an existing cluster the leader may be one of its members).
+   */
+  public static void moveTo(MemberClient self, long to, Optional<TlsFiles> clientTls)
+      throws EtcdException {
+    MemberStatus status = self.status();
+    if (status.role() == MemberStatus.Role.Leader) {
+      self.moveLeader(to);
+      return;
+    }
+    String leaderHex = status.leaderId();
+    Optional<Member> leader = leaderHex == null || leaderHex.isEmpty() ? Optional.empty()
+        : self.members().stream()
+            .filter(m -> m.getId() == MemberStatus.parseHex(leaderHex)).findFirst();
+    if (leader.isEmpty() || leader.get().getClientURIs().isEmpty()) {
+      throw new EtcdException("move leadership to " + MemberStatus.hex(to) + ": the leader ("
+          + leaderHex + ") is not known or advertises no client URL", null);
+    }
+    EtcdException last = null;
+    for (URI url : leader.get().getClientURIs()) {
+      try (MemberClient client = new MemberClient(url, clientTls)) {
+        client.moveLeader(to);
+        LOG.info("moved leadership from {} ({}) to {}", leader.get().getName(), url,
+            MemberStatus.hex(to));
+        return;
+      } catch (EtcdException e) {
+        last = e;
+      }
+    }
+    throw last;
   }
 
   private static Optional<String> move(MemberClient self) throws EtcdException {

@@ -140,8 +140,12 @@ public final class MemberClient implements AutoCloseable {
   }
 
   public Member addLearner(URI peerUrl) throws EtcdException {
-    return await(client.getClusterClient().addMember(List.of(peerUrl), true),
-        "add a learner with peer URL " + peerUrl).getMember();
+    return addLearner(List.of(peerUrl));
+  }
+
+  public Member addLearner(List<URI> peerUrls) throws EtcdException {
+    return await(client.getClusterClient().addMember(peerUrls, true),
+        "add a learner with peer URLs " + peerUrls).getMember();
   }
 
   /** Replaces the peer URLs etcd has registered for {@code memberId}. */

@@ -215,7 +215,8 @@ public final class AgentHttpServer implements AutoCloseable {
 
   private void moveLeader(HttpExchange e) throws Exception {
     long to = MemberStatus.parseHex(required(e, AgentApi.PARAM_TO));
-    etcd().moveLeader(to);
+    etcd();
+    member.moveLeader(to);
     json(e, 200, new LeaderMoved(MemberStatus.hex(to)));
   }
 

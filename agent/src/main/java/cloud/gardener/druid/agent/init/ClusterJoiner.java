@@ -41,8 +41,7 @@ final class ClusterJoiner {
    * first that answers wins, the clients of later answers are closed.
    */
   Optional<MemberClient> findRunningCluster() {
-    List<Map.Entry<String, URI>> peers = member.initialCluster().entrySet().stream()
-        .filter(peer -> !peer.getKey().equals(member.name())).toList();
+    List<Map.Entry<String, URI>> peers = List.copyOf(member.otherClientUrls().entrySet());
     if (peers.isEmpty()) {
       return Optional.empty();
     }
@@ -80,8 +79,8 @@ final class ClusterJoiner {
     }
   }
 
-  private Optional<MemberClient> probe(String name, URI peerUrl) {
-    MemberClient client = new MemberClient(member.clientUrlOf(peerUrl), member.clientTls());
+  private Optional<MemberClient> probe(String name, URI clientUrl) {
+    MemberClient client = new MemberClient(clientUrl, member.clientTls());
     try {
       client.members();
       client.revision();
@@ -127,20 +126,24 @@ final class ClusterJoiner {
     }
     if (existing.isEmpty()) {
       Member added = BackupRestoreMetrics.timed(metrics::learnerAdded,
-          () -> cluster.addLearner(selfPeerUrl));
+          () -> cluster.addLearner(member.advertisePeerUrls()));
       LOG.info("added {} as learner {}", member.name(), MemberStatus.hex(added.getId()));
     }
     return new StartPlan(ClusterState.EXISTING, clusterOf(cluster.members()),
         StartPlan.Outcome.JOINED_AS_LEARNER);
   }
 
-  /** Names as etcd must see them in --initial-cluster; unstarted members have no name yet. */
-  private Map<String, URI> clusterOf(List<Member> members) {
-    Map<String, URI> cluster = new LinkedHashMap<>();
+  /**
+   * Names as etcd must see them in --initial-cluster, each with every peer URL the member
+   * advertises (etcd matches a joining member's view with the cluster's by the full set);
+   * unstarted members have no name yet.
+   */
+  private Map<String, List<URI>> clusterOf(List<Member> members) {
+    Map<String, List<URI>> cluster = new LinkedHashMap<>();
     for (Member m : members) {
       URI peerUrl = m.getPeerURIs().get(0);
       String name = m.getName().isEmpty() ? nameFor(peerUrl, m.getId()) : m.getName();
-      cluster.put(name, peerUrl);
+      cluster.put(name, List.copyOf(m.getPeerURIs()));
     }
     return cluster;
   }

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +49,18 @@ public final class Initializer {
   private final Optional<SnapshotStore> store;
   private final Optional<Restorer> restorer;
   private final BackupRestoreMetrics metrics;
+  private final IntSupplier etcdMinor;
 
   public Initializer(MemberConfig member, DataDirValidator validator, GuardFile guard,
       Optional<SnapshotStore> store, Optional<Restorer> restorer, BackupRestoreMetrics metrics) {
+    this(member, validator, guard, store, restorer, metrics, () -> 0);
+  }
+
+  /** {@code etcdMinor}: the minor of this member's etcd, checked against an existing cluster. */
+  public Initializer(MemberConfig member, DataDirValidator validator, GuardFile guard,
+      Optional<SnapshotStore> store, Optional<Restorer> restorer, BackupRestoreMetrics metrics,
+      IntSupplier etcdMinor) {
+    this.etcdMinor = etcdMinor;
     this.metrics = metrics;
     this.member = member;
     this.validator = validator;
@@ -76,10 +86,13 @@ public final class Initializer {
     if (result.isValid()) {
       guard.writeTo(dataDir);
       new PeerUrlUpdate(member).beforeStart();
-      return new StartPlan(ClusterState.NEW, member.initialCluster(),
+      return StartPlan.of(ClusterState.NEW, member.initialCluster(),
           StartPlan.Outcome.VALID_DATA);
     }
     LOG.info("data directory {} needs initialisation: {}", dataDir, result.problem());
+    if (member.existingCluster().joins()) {
+      return joinExisting();
+    }
     return member.isSingleMember() ? restoreOrStartNew(result) : joinOrBootstrap(result);
   }
 
@@ -115,12 +128,34 @@ public final class Initializer {
       }
       if (restored.isPresent()) {
         metrics.restored(RestoreKind.SINGLE_NODE, true, since(started));
-        return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.RESTORED);
+        return StartPlan.of(ClusterState.NEW, self, StartPlan.Outcome.RESTORED);
       }
     }
     refuseToWipeData(result);
     wipe();
-    return new StartPlan(ClusterState.NEW, self, StartPlan.Outcome.NEW_MEMBER);
+    return StartPlan.of(ClusterState.NEW, self, StartPlan.Outcome.NEW_MEMBER);
+  }
+
+  /**
+   * A member of an Etcd that joins an existing cluster never bootstraps a cluster of its own
+   * and never restores from the store: without valid data it joins the running cluster (the
+   * source's endpoints or a member of this Etcd that joined before), or fails and retries.
+   */
+  private StartPlan joinExisting() throws IOException, EtcdException {
+    ClusterJoiner joiner = new ClusterJoiner(member);
+    Optional<MemberClient> cluster = joiner.findRunningCluster();
+    if (cluster.isEmpty()) {
+      throw new IOException("joining the existing cluster: none of "
+          + member.otherClientUrls().values() + " answers (no member was added; retrying)");
+    }
+    long started = System.nanoTime();
+    try (MemberClient client = cluster.get()) {
+      new ExistingClusterCheck(member, etcdMinor.getAsInt()).check(client);
+      wipe();
+      StartPlan joined = joiner.join(client, metrics);
+      metrics.restored(RestoreKind.SINGLE_MEMBER, true, since(started));
+      return joined;
+    }
   }
 
   private StartPlan joinOrBootstrap(Result result) throws IOException, EtcdException {
@@ -141,7 +176,7 @@ public final class Initializer {
     if (result.state() == Result.State.MISSING) {
       refuseToBootstrapOverBackups();
       wipe();
-      return new StartPlan(ClusterState.NEW, member.initialCluster(),
+      return StartPlan.of(ClusterState.NEW, member.initialCluster(),
           StartPlan.Outcome.NEW_MEMBER);
     }
     throw new IOException("the data directory is invalid (" + result.problem()

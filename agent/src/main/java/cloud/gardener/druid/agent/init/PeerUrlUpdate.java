@@ -56,23 +56,34 @@ public final class PeerUrlUpdate implements AutoCloseable {
    * empty when they are, or when the member is not registered (it joins as a learner then).
    */
   static Optional<Long> staleRegistration(List<Member> members, String name, URI advertised) {
+    return staleRegistration(members, name, List.of(advertised));
+  }
+
+  /** As above, for a member advertising several URLs (in any order). */
+  static Optional<Long> staleRegistration(List<Member> members, String name,
+      List<URI> advertised) {
     return members.stream()
         .filter(m -> m.getName().equals(name))
-        .filter(m -> !m.getPeerURIs().equals(List.of(advertised)))
+        .filter(m -> !new java.util.HashSet<>(m.getPeerURIs())
+            .equals(new java.util.HashSet<>(advertised)))
         .map(Member::getId)
         .findFirst();
   }
 
   /** Makes the registration match through {@code via} and records the URL as registered. */
   void update(MemberClient via) throws EtcdException {
-    URI advertised = member.advertisePeerUrl();
+    List<URI> advertised = member.advertisePeerUrls();
     Optional<Long> stale = staleRegistration(via.members(), member.name(), advertised);
     if (stale.isPresent()) {
-      LOG.info("updating the registered peer URL of {} ({}) to {}", member.name(),
+      LOG.info("updating the registered peer URLs of {} ({}) to {}", member.name(),
           MemberStatus.hex(stale.get()), advertised);
-      via.updatePeerUrls(stale.get(), List.of(advertised));
+      via.updatePeerUrls(stale.get(), advertised);
     }
-    record(advertised);
+    record(recordOf(advertised));
+  }
+
+  private static String recordOf(List<URI> urls) {
+    return String.join(",", urls.stream().map(URI::toString).toList());
   }
 
   /**
@@ -80,7 +91,7 @@ public final class PeerUrlUpdate implements AutoCloseable {
    * when the data directory records that the advertised URL is the registered one.
    */
   public void beforeStart() {
-    if (member.isSingleMember() || member.advertisePeerUrl().toString().equals(recorded())) {
+    if (member.isSingleMember() || recordOf(member.advertisePeerUrls()).equals(recorded())) {
       return;
     }
     Optional<MemberClient> other = new ClusterJoiner(member).findRunningCluster();
@@ -118,7 +129,7 @@ public final class PeerUrlUpdate implements AutoCloseable {
     }
   }
 
-  private void record(URI registered) {
+  private void record(String registered) {
     try {
       Files.writeString(member.dataDir().resolve(RECORD), registered + "\n");
     } catch (IOException e) {

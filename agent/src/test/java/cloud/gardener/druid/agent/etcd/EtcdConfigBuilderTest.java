@@ -81,4 +81,31 @@ class EtcdConfigBuilderTest {
     assertThat(EtcdConfigBuilder.config(withTls, TUNING, CLUSTER, ClusterState.NEW))
         .doesNotContainKey("peer-skip-client-san-verification");
   }
+
+  /**
+   * A member joining a running cluster lists every member with each peer URL it advertises
+   * (etcd matches the sets) and advertises its own additional URLs too.
+   */
+  @Test
+  void aJoiningMemberListsEveryPeerUrlOfEveryMember() {
+    MemberConfig joining = member(Optional.empty()).withAdditionalPeerUrls(
+        java.util.List.of(URI.create("http://etcd-main-0.other.net:2380")));
+    Map<String, java.util.List<URI>> cluster = new LinkedHashMap<>();
+    cluster.put("src-0", java.util.List.of(URI.create("http://10.0.0.1:2380"),
+        URI.create("http://src-0.example:2380")));
+    cluster.put("etcd-main-0", joining.advertisePeerUrls());
+    Map<String, String> c = EtcdConfigBuilder.configOf(joining, TUNING, cluster,
+        ClusterState.EXISTING);
+    assertThat(c).containsEntry("initial-advertise-peer-urls",
+            "http://etcd-main-0.etcd-main-peer.shoot.svc:2380,http://etcd-main-0.other.net:2380")
+        .containsEntry("initial-cluster", "src-0=http://10.0.0.1:2380,"
+            + "src-0=http://src-0.example:2380,"
+            + "etcd-main-0=http://etcd-main-0.etcd-main-peer.shoot.svc:2380,"
+            + "etcd-main-0=http://etcd-main-0.other.net:2380")
+        .containsEntry("initial-cluster-state", "existing");
+    // a new cluster bootstraps with the pod's own URL (etcd derives member ids from them)
+    assertThat(EtcdConfigBuilder.config(joining, TUNING, CLUSTER, ClusterState.NEW))
+        .containsEntry("initial-advertise-peer-urls",
+            "http://etcd-main-0.etcd-main-peer.shoot.svc:2380");
+  }
 }

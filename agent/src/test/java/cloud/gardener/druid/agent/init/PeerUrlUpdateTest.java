@@ -44,4 +44,14 @@ class PeerUrlUpdateTest {
     assertThat(PeerUrlUpdate.staleRegistration(List.of(member(3, "", HTTP)), "e-1", HTTPS))
         .isEmpty();
   }
+
+  /** additionalAdvertisePeerURLs: the registration holds the pod's URL and the additional ones. */
+  @Test
+  void additionalUrlsAreRegisteredBesideTheOwnInAnyOrder() {
+    URI extra = URI.create("https://e-1.e-peer.ns.svc.cluster.local:2380");
+    assertThat(PeerUrlUpdate.staleRegistration(List.of(member(2, "e-1", HTTPS)), "e-1",
+        List.of(HTTPS, extra))).contains(2L);
+    assertThat(PeerUrlUpdate.staleRegistration(List.of(member(2, "e-1", extra, HTTPS)), "e-1",
+        List.of(HTTPS, extra))).isEmpty();
+  }
 }

@@ -65,11 +65,6 @@ import java.util.List;
     message = "spec.etcd.bootstrapWithExistingCluster cannot be added after the Etcd resource"
         + " has been created",
     fieldPath = ".bootstrapWithExistingCluster")
-@ValidationRule(
-    value = "!has(self.bootstrapWithExistingCluster)",
-    message = "spec.etcd.bootstrapWithExistingCluster is not supported by this operator yet:"
-        + " joining an existing cluster is not built; remove the field",
-    fieldPath = ".bootstrapWithExistingCluster")
 public class EtcdConfig {
 
   @ValidationRule(value = Quantities.RULE, message = Quantities.MESSAGE)

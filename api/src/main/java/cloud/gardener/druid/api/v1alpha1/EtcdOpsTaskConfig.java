@@ -8,9 +8,10 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
     value = "[has(self.onDemandSnapshot), has(self.defragment), has(self.replaceMemberVolume),"
-        + " has(self.recoverFromQuorumLoss), has(self.verifyBackups)].filter(x, x).size() == 1",
+        + " has(self.recoverFromQuorumLoss), has(self.verifyBackups),"
+        + " has(self.retireSourceMembers)].filter(x, x).size() == 1",
     message = "spec.config must set exactly one operation: onDemandSnapshot, defragment,"
-        + " replaceMemberVolume, recoverFromQuorumLoss or verifyBackups")
+        + " replaceMemberVolume, recoverFromQuorumLoss, verifyBackups or retireSourceMembers")
 @ValidationRule(value = "self == oldSelf", message = "spec.config is immutable")
 public class EtcdOpsTaskConfig {
 
@@ -27,6 +28,18 @@ public class EtcdOpsTaskConfig {
 
   @JsonPropertyDescription("Run a restore drill of the Etcd's backups now (addition).")
   private VerifyBackupsConfig verifyBackups;
+
+  @JsonPropertyDescription("Remove the members of the existing cluster the Etcd joined from the"
+      + " etcd membership (addition).")
+  private RetireSourceMembersConfig retireSourceMembers;
+
+  public RetireSourceMembersConfig getRetireSourceMembers() {
+    return retireSourceMembers;
+  }
+
+  public void setRetireSourceMembers(RetireSourceMembersConfig retireSourceMembers) {
+    this.retireSourceMembers = retireSourceMembers;
+  }
 
   public VerifyBackupsConfig getVerifyBackups() {
     return verifyBackups;

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
         SnapshotCommand.class,
         DefragmentCommand.class,
         VerifyBackupsCommand.class,
+        RetireSourceMembersCommand.class,
         ReplaceMemberVolumeCommand.class,
         RecoverQuorumCommand.class,
         HibernateCommand.class,

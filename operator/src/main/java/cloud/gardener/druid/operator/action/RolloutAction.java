@@ -64,6 +64,40 @@ public sealed interface RolloutAction {
     R expandVolumes(ExpandVolumes action);
 
     R defragment(Defragment action);
+
+    R takeLeadership(TakeLeadership action);
+
+    R removeSourceMember(RemoveSourceMember action);
+  }
+
+  /**
+   * Member {@code name} of this Etcd takes etcd leadership from {@code fromName}, a member of
+   * the existing cluster it joined: asked through its own agent, which asks the leader.
+   */
+  record TakeLeadership(int ordinal, String name, String memberId, String fromName)
+      implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.takeLeadership(this);
+    }
+
+    public String describe() {
+      return "moving leadership from " + fromName + " (existing cluster) to " + name;
+    }
+  }
+
+  /**
+   * Retiring the existing cluster this Etcd joined: remove its member {@code name} from the
+   * etcd membership through a voting member of this Etcd; nothing of its process is touched.
+   */
+  record RemoveSourceMember(String name, String memberId, int viaOrdinal)
+      implements RolloutAction {
+    public <R> R accept(Handler<R> handler) {
+      return handler.removeSourceMember(this);
+    }
+
+    public String describe() {
+      return "removing member " + name + " of the existing cluster from the etcd membership";
+    }
   }
 
   /** Nothing to do: every member is as desired. */

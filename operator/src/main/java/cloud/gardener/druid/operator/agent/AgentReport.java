@@ -7,9 +7,15 @@ import java.util.Optional;
  * restores from the backup store how far that is (the agent's own words, e.g. "restoring: 3
  * of 40 delta snapshots replayed"). Empty both when the agent does not answer.
  */
-public record AgentReport(Optional<AgentView> view, Optional<String> restoring) {
+public record AgentReport(Optional<AgentView> view, Optional<String> restoring,
+    Optional<String> initFailure) {
 
   public static final AgentReport NONE = new AgentReport(Optional.empty(), Optional.empty());
+
+  /** {@code initFailure}: why the agent's last initialisation failed (it retries). */
+  public AgentReport(Optional<AgentView> view, Optional<String> restoring) {
+    this(view, restoring, Optional.empty());
+  }
 
   public static AgentReport of(Optional<AgentView> view) {
     return new AgentReport(view, Optional.empty());

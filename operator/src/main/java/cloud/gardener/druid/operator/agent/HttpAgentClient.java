@@ -156,8 +156,11 @@ public final class HttpAgentClient implements AgentClient {
     boolean restoring = InitStatus.Progress.name().equals(report.initialization())
         && restore != null && !RestoreReport.DONE.equals(restore.phase())
         && restore.description() != null && !restore.description().isBlank();
+    Optional<String> failure = InitStatus.Failed.name().equals(report.initialization())
+        ? Optional.ofNullable(report.initializationError()).filter(e -> !e.isBlank())
+        : Optional.empty();
     return new AgentReport(view, restoring ? Optional.of(restore.description())
-        : Optional.empty());
+        : Optional.empty(), failure);
   }
 
   /** A member is healthy when its etcd follows a leader. */

@@ -205,6 +205,18 @@ public final class RolloutExecutor {
     }
 
     @Override
+    public Outcome takeLeadership(RolloutAction.TakeLeadership action) {
+      agents.moveLeader(endpoint(s, action.ordinal()), action.memberId());
+      return done("LeadershipMoved", action);
+    }
+
+    @Override
+    public Outcome removeSourceMember(RolloutAction.RemoveSourceMember action) {
+      agents.removeMember(endpoint(s, action.viaOrdinal()), action.memberId());
+      return done("SourceMemberRemoved", action);
+    }
+
+    @Override
     public Outcome promoteLearner(RolloutAction.PromoteLearner action) {
       agents.promote(endpoint(s, action.viaOrdinal()), action.memberId());
       return done("MemberPromoted", action);

@@ -3,6 +3,8 @@ package cloud.gardener.druid.operator.model;
 import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.types.Quantities;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
+import cloud.gardener.druid.api.v1alpha1.BootstrapExistingMember;
+import cloud.gardener.druid.api.v1alpha1.BootstrapWithExistingCluster;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
 import cloud.gardener.druid.api.v1alpha1.SharedConfig;
@@ -87,6 +89,35 @@ public final class AgentArgs {
     }
     add(args, "defragmentation-schedule", text(ec.getDefragmentationSchedule(),
         EtcdDefaults.DEFRAGMENTATION_SCHEDULE));
+    if (ec.getAdditionalAdvertisePeerURLs() != null
+        && !ec.getAdditionalAdvertisePeerURLs().isEmpty()) {
+      List<String> extra = new ArrayList<>();
+      ec.getAdditionalAdvertisePeerURLs().forEach(m ->
+          m.getUrls().forEach(u -> extra.add(m.getMemberName() + "=" + u)));
+      add(args, "additional-advertise-peer-urls", String.join(",", extra));
+    }
+    return List.copyOf(args);
+  }
+
+  /**
+   * While the Etcd joins an existing cluster: the running cluster its members join (upstream
+   * appends its members to the initial cluster and its endpoints to backup-restore's service
+   * endpoints; our agent takes both as options). Like {@link #bootstrapReplicas} not part of
+   * the member revision: it matters only to a member without data, and a member started
+   * after the join (a restart, a recovery from the store) no longer joins the source.
+   */
+  public static List<String> existingCluster(Etcd etcd) {
+    BootstrapWithExistingCluster join = EtcdDefaults.etcd(etcd).getBootstrapWithExistingCluster();
+    if (join == null || !ExistingClusterJoin.joining(etcd)) {
+      return List.of();
+    }
+    List<String> members = new ArrayList<>();
+    for (BootstrapExistingMember m : join.getMembers()) {
+      m.getPeerUrls().forEach(u -> members.add(m.getName() + "=" + u));
+    }
+    List<String> args = new ArrayList<>();
+    add(args, "existing-cluster-members", String.join(",", members));
+    add(args, "existing-cluster-endpoints", String.join(",", join.getClientEndpoints()));
     return List.copyOf(args);
   }
 

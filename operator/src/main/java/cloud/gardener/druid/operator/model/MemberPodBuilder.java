@@ -100,6 +100,7 @@ public final class MemberPodBuilder {
           .withHostname(names.member(ordinal))
           .editFirstContainer()
             .addToArgs(AgentArgs.bootstrapReplicas(bootstrapReplicas))
+            .addAllToArgs(AgentArgs.existingCluster(etcd))
           .endContainer()
           .addToVolumes(new VolumeBuilder().withName(DATA_VOLUME)
               .withNewPersistentVolumeClaim().withClaimName(names.pvc(ordinal)).endPersistentVolumeClaim()

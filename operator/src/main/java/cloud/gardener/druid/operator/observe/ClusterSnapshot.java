@@ -1,6 +1,8 @@
 package cloud.gardener.druid.operator.observe;
 
+import cloud.gardener.druid.api.agent.Membership;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.agent.AgentView;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.observe.VolumeView;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -73,13 +75,42 @@ public record ClusterSnapshot(Etcd etcd, List<MemberObservation> members,
         .max().orElse(wanted().size());
   }
 
+  /**
+   * Members of the etcd cluster that are not this Etcd's (an existing cluster it joined), as
+   * the agent with the largest view reports them; a member added but not started yet has no
+   * name and is not among them.
+   */
+  public List<Membership> foreignMembers() {
+    List<String> ours = members.stream().map(MemberObservation::name).toList();
+    return members.stream().flatMap(m -> m.agent().stream())
+        .map(AgentView::members).max(Comparator.comparingInt(List::size)).orElse(List.of())
+        .stream().filter(x -> !x.name().isEmpty() && !ours.contains(x.name())).toList();
+  }
+
+  /** The name of the leader when it is not a member of this Etcd, as this Etcd's agents see it. */
+  public Optional<String> foreignLeader() {
+    Optional<String> leaderId = members.stream().flatMap(m -> m.agent().stream())
+        .map(AgentView::leaderId).filter(id -> !id.isEmpty() && !"0".equals(id)).findFirst();
+    return leaderId.flatMap(id -> foreignMembers().stream()
+        .filter(x -> x.id().equals(id)).map(Membership::name).findFirst());
+  }
+
   /** The number of ready members needed for quorum. */
   public int quorum() {
     return votingMembers() / 2 + 1;
   }
 
+  /**
+   * Ready members of this Etcd, and the voting members of an existing cluster it joined while
+   * a ready member of this Etcd follows a leader: those are not observed one by one, but etcd
+   * has a leader only with a quorum of voters behind it.
+   */
   public long readyMembers() {
-    return members.stream().filter(MemberObservation::ready).count();
+    long ours = members.stream().filter(MemberObservation::ready).count();
+    boolean followsLeader = members.stream().filter(MemberObservation::ready)
+        .flatMap(m -> m.agent().stream()).anyMatch(AgentView::healthy);
+    return ours + (followsLeader
+        ? foreignMembers().stream().filter(x -> !x.learner()).count() : 0);
   }
 
   public Optional<MemberObservation> leader() {

@@ -126,7 +126,8 @@ public final class EtcdObserver {
       CompletableFuture<AgentReport> asked = reports.get(i);
       AgentReport report = asked == null ? AgentReport.NONE : AgentStatuses.await(asked);
       members.add(new MemberObservation(i, names.member(i), Optional.ofNullable(pods.get(i)),
-          Optional.ofNullable(pvcs.get(i)), report.view(), report.restoring()));
+          Optional.ofNullable(pvcs.get(i)), report.view(), report.restoring(),
+          report.initFailure()));
     }
     agentStatuses.prune();
     return new ClusterSnapshot(etcd, List.copyOf(members),

@@ -19,7 +19,14 @@ import java.util.Optional;
  */
 public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
     Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent,
-    Optional<String> restoring) {
+    Optional<String> restoring, Optional<String> initFailure) {
+
+  /** {@code initFailure}: why its agent's last initialisation failed, in the agent's words. */
+  public MemberObservation(int ordinal, String name, Optional<Pod> pod,
+      Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent,
+      Optional<String> restoring) {
+    this(ordinal, name, pod, pvc, agent, restoring, Optional.empty());
+  }
 
   /** A member that is not restoring (or whose agent does not say). */
   public MemberObservation(int ordinal, String name, Optional<Pod> pod,

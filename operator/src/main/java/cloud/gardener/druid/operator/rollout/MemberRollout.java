@@ -42,6 +42,8 @@ import java.util.OptionalInt;
  *       cannot heal by itself);
  *   <li>create missing volumes of wanted members;
  *   <li>promote a learner that is ready (etcd admits one learner at a time);
+ *   <li>joining an existing cluster: start members one at a time, each once the ones before
+ *       vote ({@link ExistingClusterSteps});
  *   <li>bootstrap: with no member pod at all, create every wanted pod at once (etcd needs the
  *       initial members together);
  *   <li>start missing pods: all at once when quorum is lost anyway, else one at a time, and
@@ -60,6 +62,8 @@ import java.util.OptionalInt;
  *       the leader last, after leadership was moved to an updated member; a change of the
  *       etcd minor takes a full snapshot first, and a downgrade enables etcd's downgrade
  *       before any member restarts ({@link EtcdVersionChange});
+ *   <li>after joining an existing cluster, with a backup store: leadership to a member of this
+ *       Etcd ({@link ExistingClusterSteps#takeLeadership});
  *   <li>done, once this observation saw every wanted member vote and etcd's cluster version is
  *       the spec's minor ({@link EtcdVersionChange}); until then wait for the first that does
  *       not (its agent silent, unhealthy, or still a learner).
@@ -105,6 +109,7 @@ public final class MemberRollout {
         .or(() -> updateMetadata(s, desired))
         .or(() -> EtcdVersionChange.cancelUnwanted(s))
         .or(() -> update(s, desired))
+        .or(() -> ExistingClusterSteps.takeLeadership(s))
         .orElseGet(() -> finished(s));
   }
 
@@ -145,6 +150,10 @@ public final class MemberRollout {
     List<MemberObservation> missing = s.wanted().stream().filter(m -> !m.podExists()).toList();
     if (missing.isEmpty()) {
       return Optional.empty();
+    }
+    Optional<RolloutAction> joining = ExistingClusterSteps.startWhileJoining(s, missing);
+    if (joining.isPresent()) {
+      return joining;
     }
     List<Integer> ordinals = missing.stream().map(MemberObservation::ordinal).toList();
     boolean noPods = s.members().stream().noneMatch(MemberObservation::podExists);

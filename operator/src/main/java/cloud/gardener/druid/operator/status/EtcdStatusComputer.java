@@ -7,6 +7,7 @@ import cloud.gardener.druid.operator.observe.EtcdVersionView;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.v1alpha1.BootstrapStatus;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.LastError;
@@ -50,6 +51,11 @@ public final class EtcdStatusComputer {
     if (observedGeneration.isEmpty()) {
       conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
     }
+    BootstrapStatus joined = ExistingClusterStatus.record(s, prev);
+    if (s.replicas() > 0) {
+      conditions = new ArrayList<>(conditions);
+      ExistingClusterStatus.condition(s, joined).ifPresent(conditions::add);
+    }
     List<Condition> stamped = new ArrayList<>(conditions.stream()
         .filter(c -> !WRITTEN_ELSEWHERE.contains(c.getType()))
         .map(c -> Conditions.stamp(c, prev.getConditions(), s.observedAt())).toList());
@@ -74,6 +80,7 @@ public final class EtcdStatusComputer {
     next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);
     next.setEtcd(prev.getEtcd());
     next.setVolumeOperation(volumeOperation);
+    next.setBootstrapWithExistingCluster(joined);
     return next;
   }
 

@@ -69,11 +69,6 @@ public final class UpstreamFields {
       ignored.add(new Ignored("spec.etcd.enableGRPCGateway", "etcd always serves its gRPC"
           + " gateway"));
     }
-    if (ec.getAdditionalAdvertisePeerURLs() != null
-        && !ec.getAdditionalAdvertisePeerURLs().isEmpty()) {
-      ignored.add(new Ignored("spec.etcd.additionalAdvertisePeerURLs", "members advertise only"
-          + " their own peer URL (the pod's DNS name in the peer Service)"));
-    }
   }
 
   private static void backup(BackupSpec b, List<Ignored> ignored) {

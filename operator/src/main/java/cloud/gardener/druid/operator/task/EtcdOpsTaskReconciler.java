@@ -96,7 +96,9 @@ public final class EtcdOpsTaskReconciler
         TaskKind.ON_DEMAND_SNAPSHOT, new OnDemandSnapshotOperation(agents, observe, events),
         TaskKind.DEFRAGMENT, new DefragmentOperation(executor, observe,
             new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), events),
-        TaskKind.VERIFY_BACKUPS, new VerifyBackupsOperation(drills, events));
+        TaskKind.VERIFY_BACKUPS, new VerifyBackupsOperation(drills, events),
+        TaskKind.RETIRE_SOURCE_MEMBERS, new RetireSourceMembersOperation(executor, observe,
+            events));
   }
 
   @Override

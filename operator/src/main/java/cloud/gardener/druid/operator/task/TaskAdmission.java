@@ -6,6 +6,7 @@ import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig.Source;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
+import cloud.gardener.druid.operator.model.ExistingClusterJoin;
 import cloud.gardener.druid.operator.model.EtcdNames;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -141,9 +142,28 @@ public final class TaskAdmission {
               + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to verify"));
         }
       }
+      case RETIRE_SOURCE_MEMBERS -> {
+        notJoined(etcd).ifPresent(errors::add);
+        hibernated(etcd, "retire the source members").ifPresent(errors::add);
+      }
       default -> throw new IllegalStateException("unknown task kind " + kind);
     }
     return errors;
+  }
+
+  /** Only after a join that succeeded: before it, no member of the Etcd may carry the cluster. */
+  private static Optional<TaskError> notJoined(Etcd etcd) {
+    String name = etcd.getMetadata().getName();
+    if (ExistingClusterJoin.sourceMembers(etcd).isEmpty()) {
+      return Optional.of(new TaskError(TaskError.NOT_JOINED, "spec.etcdName: Etcd \"" + name
+          + "\" did not join an existing cluster (spec.etcd.bootstrapWithExistingCluster)"));
+    }
+    if (ExistingClusterJoin.recorded(etcd).isEmpty()) {
+      return Optional.of(new TaskError(TaskError.NOT_JOINED, "spec.etcdName: Etcd \"" + name
+          + "\" has not joined the existing cluster yet (condition"
+          + " BootstrappedWithExistingCluster is not True)"));
+    }
+    return Optional.empty();
   }
 
   private static Optional<TaskError> hibernated(Etcd etcd, String what) {

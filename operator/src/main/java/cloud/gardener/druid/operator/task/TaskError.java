@@ -13,6 +13,8 @@ public record TaskError(String code, String description) {
   public static final String SNAPSHOT = "ERR_SNAPSHOT";
   public static final String DEFRAGMENT = "ERR_DEFRAGMENT";
   public static final String EXECUTION = "ERR_EXECUTION";
+  public static final String MEMBERS_NOT_READY = "ERR_MEMBERS_NOT_READY";
+  public static final String NOT_JOINED = "ERR_NOT_JOINED";
   /** Addition: a restore drill found a missing or corrupt piece, or other content. */
   public static final String BACKUP_VERIFICATION = "ERR_BACKUP_VERIFICATION";
   public static final String TIMEOUT = "ERR_TIMEOUT";

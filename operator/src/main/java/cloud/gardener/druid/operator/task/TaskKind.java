@@ -17,7 +17,8 @@ public enum TaskKind {
   DEFRAGMENT("defragment", null),
   REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeOperation.Kind.REPLACE_MEMBER_VOLUME),
   RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS),
-  VERIFY_BACKUPS("verifyBackups", null);
+  VERIFY_BACKUPS("verifyBackups", null),
+  RETIRE_SOURCE_MEMBERS("retireSourceMembers", null);
 
   private final String field;
   private final VolumeOperation.Kind operation;
@@ -63,6 +64,9 @@ public enum TaskKind {
     }
     if (c.getVerifyBackups() != null) {
       kinds.add(VERIFY_BACKUPS);
+    }
+    if (c.getRetireSourceMembers() != null) {
+      kinds.add(RETIRE_SOURCE_MEMBERS);
     }
     return kinds;
   }

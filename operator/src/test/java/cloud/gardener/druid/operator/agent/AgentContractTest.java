@@ -205,6 +205,11 @@ class AgentContractTest {
     }
 
     @Override
+    public void moveLeader(long to) {
+      throw new IllegalStateException("etcd is not running");
+    }
+
+    @Override
     public Map<String, String> etcdConfig() {
       return Map.of();
     }

@@ -87,7 +87,7 @@ class UpstreamFieldsTest {
 
     assertThat(fields(etcd)).containsExactly("spec.selector", "spec.etcd.image",
         "spec.etcd.wrapperPort", "spec.etcd.authSecretRef", "spec.etcd.enableGRPCGateway",
-        "spec.etcd.additionalAdvertisePeerURLs", "spec.backup.image",
+        "spec.backup.image",
         "spec.backup.enableProfiling", "spec.backup.tls.clientTLSSecretRef");
     assertThat(UpstreamFields.of(etcd)).allSatisfy(i -> assertThat(i.instead()).isNotBlank());
   }

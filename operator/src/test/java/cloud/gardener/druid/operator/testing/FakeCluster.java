@@ -65,6 +65,11 @@ public final class FakeCluster {
   /** The schema of every member's database as its agent reports it; null: not reported. */
   public String storageVersion;
 
+  /** Members of an existing cluster the Etcd joined, in every agent's membership. */
+  public final List<Membership> foreign = new ArrayList<>();
+  /** The leader's id when a foreign member leads; null: a member with role Leader, if any. */
+  public String foreignLeaderId;
+
   public FakeCluster(Etcd etcd) {
     this.etcd = etcd;
   }
@@ -85,6 +90,7 @@ public final class FakeCluster {
         membership.add(new Membership(m.id(i), names.member(i), "Learner".equals(m.role)));
       }
     });
+    membership.addAll(foreign);
     List<MemberObservation> observations = new ArrayList<>();
     int max = Math.max(members.isEmpty() ? 0 : members.lastKey() + 1,
         etcd.getSpec().getReplicas());
@@ -125,6 +131,9 @@ public final class FakeCluster {
   }
 
   private String leaderId() {
+    if (foreignLeaderId != null) {
+      return foreignLeaderId;
+    }
     return members.entrySet().stream().filter(e -> "Leader".equals(e.getValue().role))
         .map(e -> e.getValue().id(e.getKey())).findFirst().orElse("");
   }

@@ -160,28 +160,85 @@ class UpstreamRulesIT {
   }
 
   @Test
-  void bootstrapWithExistingClusterIsRefusedNamingTheField(KubernetesClient client) {
-    assertRejected(client, bootstrap("boot", e -> { }),
-        "spec.etcd.bootstrapWithExistingCluster", "not supported by this operator");
-    // upstream's own rules on the field report as well
+  void bootstrapWithExistingClusterFollowsUpstreamRules(KubernetesClient client) {
+    assertAdmitted(client, bootstrap("boot", e -> { }));
     assertRejected(client, bootstrap("boot", e -> e.put("peerUrlTls", tlsConfig())),
         "spec.etcd.bootstrapWithExistingCluster", "peer URLs must use https://");
     assertRejected(client, bootstrap("boot", e -> e.put("clientUrlTls", tlsConfig())),
         "spec.etcd.bootstrapWithExistingCluster", "clientEndpoints must use https://");
     assertRejected(client, bootstrap("boot", e -> map(e, "bootstrapWithExistingCluster")
-        .put("members", List.of(existing("src-0"), existing("src-0")))),
-        "spec.etcd.bootstrapWithExistingCluster", "must be unique");
+        .put("members", List.of())),
+        "spec.etcd.bootstrapWithExistingCluster.members");
     assertRejected(client, bootstrap("boot", e -> map(e, "bootstrapWithExistingCluster")
-        .put("members", List.of(existing("boot-0")))),
-        "spec.etcd.bootstrapWithExistingCluster", "must not collide");
+        .put("members", IntStream.range(0, 11).mapToObj(i -> existing("src-" + i)).toList())),
+        "spec.etcd.bootstrapWithExistingCluster.members");
+    assertRejected(client, bootstrap("boot", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(Map.of("name", "src-0", "peerUrls", List.of())))),
+        "spec.etcd.bootstrapWithExistingCluster.members[0].peerUrls");
+    assertRejected(client, bootstrap("boot", e -> map(e, "bootstrapWithExistingCluster")
+        .put("clientEndpoints", List.of())),
+        "spec.etcd.bootstrapWithExistingCluster.clientEndpoints");
     assertRejected(client, bootstrap("boot", e -> map(e, "bootstrapWithExistingCluster")
         .put("members", List.of(existing("Src_0")))),
         "spec.etcd.bootstrapWithExistingCluster.members[0].name");
     assertRejected(client, bootstrap("boot", e -> map(e, "bootstrapWithExistingCluster")
         .put("clientEndpoints", List.of("etcd:2379"))),
         "spec.etcd.bootstrapWithExistingCluster.clientEndpoints[0]", "must be a valid http://");
+  }
 
-    // added to an existing Etcd: refused, upstream's "cannot be added" rule included
+  /** upstream TestValidateCreateSpecBootstrapWithExistingClusterUniqueMemberNames. */
+  @Test
+  void bootstrapMemberNamesAreUnique(KubernetesClient client) {
+    assertAdmitted(client, bootstrap("unique-1", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(existing("src-0"), existing("src-1"), existing("src-2")))));
+    assertRejected(client, bootstrap("unique-2", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(existing("src-0"), Map.of("name", "src-0",
+            "peerUrls", List.of("http://10.0.0.2:2380"))))),
+        "spec.etcd.bootstrapWithExistingCluster", "must be unique");
+  }
+
+  /**
+   * upstream TestValidateCreateSpecBootstrapWithExistingClusterNoTargetCollision: our member
+   * names are {@code <memberNamePrefix or Etcd name>-<i>} (docs/upstream-differences.md), so the
+   * prefixed case collides with {@code main-<i>}, not with {@code main-<name>-<i>}.
+   */
+  @Test
+  void bootstrapMemberNamesDoNotCollideWithTargetMembers(KubernetesClient client) {
+    assertAdmitted(client, bootstrap("collision-1", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(existing("src-0")))));
+    assertRejected(client, bootstrap("collision-2", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(existing("collision-2-0")))),
+        "spec.etcd.bootstrapWithExistingCluster", "must not collide");
+    GenericKubernetesResource prefixed = bootstrap("collision-3",
+        e -> map(e, "bootstrapWithExistingCluster")
+            .put("members", List.of(existing("collision-3-0"))));
+    spec(prefixed).put("memberNamePrefix", "main");
+    assertAdmitted(client, prefixed);
+    GenericKubernetesResource prefixedCollision = bootstrap("collision-4",
+        e -> map(e, "bootstrapWithExistingCluster").put("members", List.of(existing("main-0"))));
+    spec(prefixedCollision).put("memberNamePrefix", "main");
+    assertRejected(client, prefixedCollision, "spec.etcd.bootstrapWithExistingCluster",
+        "must not collide");
+  }
+
+  /** upstream TestValidateCreateSpecBootstrapWithExistingClusterURLUniqueness. */
+  @Test
+  void bootstrapUrlsAreSets(KubernetesClient client) {
+    assertAdmitted(client, bootstrap("url-1", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(Map.of("name", "src-0",
+            "peerUrls", List.of("http://10.0.0.1:2380", "http://10.0.0.2:2380"))))));
+    assertRejected(client, bootstrap("url-2", e -> map(e, "bootstrapWithExistingCluster")
+        .put("members", List.of(Map.of("name", "src-0",
+            "peerUrls", List.of("http://10.0.0.1:2380", "http://10.0.0.1:2380"))))),
+        "spec.etcd.bootstrapWithExistingCluster.members[0].peerUrls", "Duplicate value");
+    assertRejected(client, bootstrap("url-3", e -> map(e, "bootstrapWithExistingCluster")
+        .put("clientEndpoints", List.of("http://10.0.0.1:2379", "http://10.0.0.1:2379"))),
+        "spec.etcd.bootstrapWithExistingCluster.clientEndpoints", "Duplicate value");
+  }
+
+  /** upstream TestValidateUpdateSpecBootstrapWithExistingClusterCreateOnly. */
+  @Test
+  void bootstrapCannotBeAddedOnUpdate(KubernetesClient client) {
     resources(client, "Etcd").resource(etcd("boot-later", s -> { })).create();
     assertThatThrownBy(() -> resources(client, "Etcd").withName("boot-later").edit(e -> {
       map(spec(e), "etcd").put("bootstrapWithExistingCluster", bootstrapSpec());
@@ -189,6 +246,65 @@ class UpstreamRulesIT {
     })).isInstanceOf(KubernetesClientException.class)
         .hasMessageContaining("spec.etcd.bootstrapWithExistingCluster")
         .hasMessageContaining("cannot be added after the Etcd resource has been created");
+  }
+
+  /**
+   * upstream TestValidateUpdateSpecBootstrapWithExistingClusterFreezeWhileInProgress: members
+   * and client endpoints are frozen while the condition is False, free without it or when True.
+   */
+  @Test
+  void bootstrapIsFrozenWhileInProgress(KubernetesClient client) {
+    record Case(String condition, boolean change, String changedField, boolean refused) { }
+    List<Case> cases = List.of(
+        new Case(null, true, "members", false),
+        new Case("True", true, "members", false),
+        new Case("False", false, "members", false),
+        new Case("False", true, "members", true),
+        new Case("False", true, "peerUrls", true),
+        new Case("False", true, "clientEndpoints", true));
+    for (int i = 0; i < cases.size(); i++) {
+      Case c = cases.get(i);
+      String name = "freeze-" + i;
+      resources(client, "Etcd").resource(bootstrap(name, e -> { })).create();
+      if (c.condition() != null) {
+        GenericKubernetesResource current = resources(client, "Etcd").withName(name).get();
+        current.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of(
+            "type", "BootstrappedWithExistingCluster", "status", c.condition(),
+            "lastTransitionTime", "2026-12-04T00:00:00Z", "lastUpdateTime",
+            "2026-12-04T00:00:00Z", "reason", "TestReason", "message", "test message"))));
+        resources(client, "Etcd").resource(current).updateStatus();
+      }
+      var update = (java.util.concurrent.Callable<GenericKubernetesResource>) () ->
+          resources(client, "Etcd").withName(name).edit(e -> {
+            Map<String, Object> b = map(map(spec(e), "etcd"), "bootstrapWithExistingCluster");
+            if (c.change()) {
+              switch (c.changedField()) {
+                case "members" -> b.put("members", List.of(existing("source-0"),
+                    existing("source-1")));
+                case "peerUrls" -> b.put("members", List.of(Map.of("name", "source-0",
+                    "peerUrls", List.of("http://source-0.src.svc:2380",
+                        "http://10.0.0.99:2380"))));
+                default -> b.put("clientEndpoints", List.of("http://source-client.src.svc:2379",
+                    "http://10.0.0.2:2379"));
+              }
+            } else {
+              e.getMetadata().setLabels(Map.of("touched", "yes"));
+            }
+            return e;
+          });
+      if (c.refused()) {
+        assertThatThrownBy(update::call).as(c.toString())
+            .isInstanceOf(KubernetesClientException.class)
+            .hasMessageContaining("spec.etcd.bootstrapWithExistingCluster")
+            .hasMessageContaining("cannot be modified while the bootstrap is in progress");
+      } else {
+        try {
+          assertThat(update.call()).as(c.toString()).isNotNull();
+        } catch (Exception ex) {
+          throw new AssertionError(c + ": " + ex.getMessage(), ex);
+        }
+      }
+    }
   }
 
   @Test

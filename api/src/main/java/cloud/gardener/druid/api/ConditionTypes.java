@@ -24,6 +24,12 @@ public final class ConditionTypes {
   /** Addition: what the newest restore drill proved (docs/backup-verification.md). */
   public static final String BACKUP_VERIFIED = "BackupVerified";
 
+  /**
+   * Addition: whether the database has room (docs/capacity.md): False while etcd's NOSPACE
+   * alarm is raised or the quota is forecast to be reached with nothing left to do about it.
+   */
+  public static final String SPACE_AVAILABLE = "SpaceAvailable";
+
   public static final String TRUE = "True";
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";

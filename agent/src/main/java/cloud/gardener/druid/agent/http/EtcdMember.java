@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent.http;
 
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.api.agent.MemberSpace;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,6 +16,9 @@ public interface EtcdMember {
 
   /** The client of this member's etcd, empty while etcd does not run. */
   Optional<MemberClient> client();
+
+  /** This member's space as last sampled, with its rates; empty before the first sample. */
+  Optional<MemberSpace> space();
 
   /** The configuration etcd was started with. */
   Map<String, String> etcdConfig();

@@ -274,6 +274,11 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   }
 
   @Override
+  public void spaceChanged() {
+    Optional.ofNullable(space).ifPresent(SpaceSampler::invalidate);
+  }
+
+  @Override
   public Optional<SnapshotScheduler> scheduler() {
     return Optional.ofNullable(scheduler);
   }

@@ -108,10 +108,14 @@ public final class AgentHttpServer implements AutoCloseable {
     audited(AgentApi.CLUSTER_DOWNGRADE, POST, Kind.QUICK, this::downgrade);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
     audited(AgentApi.CLUSTER_COMPACT, POST, Kind.LONG, this::compact);
-    audited(AgentApi.CLUSTER_ALARMS_DISARM, POST, Kind.QUICK, e -> json(e, 200,
-        new AlarmsDisarmed(etcd().disarmNoSpace())));
+    audited(AgentApi.CLUSTER_ALARMS_DISARM, POST, Kind.QUICK, e -> {
+      AlarmsDisarmed disarmed = new AlarmsDisarmed(etcd().disarmNoSpace());
+      member.spaceChanged();
+      json(e, 200, disarmed);
+    });
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
       Defragmenter.defragment(etcd(), metrics.backupRestore(), settings.defragTimeout());
+      member.spaceChanged();
       json(e, 200, new Defragmented(settings.memberName()));
     });
   }
@@ -233,6 +237,7 @@ public final class AgentHttpServer implements AutoCloseable {
       throw new HttpError(400, "revision must be positive");
     }
     etcd.compact(revision);
+    member.spaceChanged();
     LOG.info("compacted the key history to revision {}", revision);
     json(e, 200, new Compacted(revision));
   }

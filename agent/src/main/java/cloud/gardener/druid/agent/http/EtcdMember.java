@@ -20,6 +20,12 @@ public interface EtcdMember {
   /** This member's space as last sampled, with its rates; empty before the first sample. */
   Optional<MemberSpace> space();
 
+  /**
+   * The space changed (a defragmentation, a compaction, a disarmed alarm): the next
+   * {@link #space()} samples anew, or the operator would decide the same step again.
+   */
+  void spaceChanged();
+
   /** The configuration etcd was started with. */
   Map<String, String> etcdConfig();
 }

@@ -75,6 +75,11 @@ public final class SpaceSampler implements AutoCloseable {
     return current();
   }
 
+  /** The next {@link #fresh} samples anew. */
+  public void invalidate() {
+    latestAt = 0;
+  }
+
   private synchronized void sampleQuietly() {
     try {
       Optional<MemberClient> client = etcd.get();

@@ -205,13 +205,11 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
       op.error("ERR_CAPACITY", "capacity step failed: " + e.getMessage());
       return new Step(done, before, false, true);
     }
-    if (c.acts()) {
-      op.processing("capacity: " + c.describe());
-      return new Step(done, before, false, true);
-    }
+    // a capacity step changes no member's spec: the rollout stays done (a raised quota or a
+    // grown volume is rolled out by the next reconciles, which then say so)
     op.succeeded("Etcd reconciled: " + done.describe()
-        + (c instanceof CapacityAction.Hold ? "; capacity: " + c.describe() : ""));
-    return new Step(done, before, true);
+        + (c.acts() || c instanceof CapacityAction.Hold ? "; capacity: " + c.describe() : ""));
+    return new Step(done, before, !c.acts(), c.acts());
   }
 
   /** Runtime components go once no member pod is left: the members need them until then. */

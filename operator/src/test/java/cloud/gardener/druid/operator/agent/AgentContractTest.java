@@ -225,6 +225,10 @@ class AgentContractTest {
     }
 
     @Override
+    public void spaceChanged() {
+    }
+
+    @Override
     public Map<String, String> etcdConfig() {
       return Map.of();
     }

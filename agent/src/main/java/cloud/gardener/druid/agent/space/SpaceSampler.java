@@ -64,12 +64,15 @@ public final class SpaceSampler implements AutoCloseable {
   }
 
   /**
-   * A sample at most {@code maxAge} old, taken now when the last is older: the operator must
-   * see a defragmentation, a compaction or a disarmed alarm in its next observation, or it
-   * would decide the same step again.
+   * A sample at most {@code maxAge} old, taken now when the last is older, and always taken
+   * now while an alarm is raised (another member's agent may have disarmed it): the operator
+   * must see a defragmentation, a compaction or a disarmed alarm in its next observation, or
+   * it would decide the same step again.
    */
   public synchronized Optional<MemberSpace> fresh(Duration maxAge) {
-    if (latestAt < clock.millis() - maxAge.toMillis()) {
+    MemberSpace last = latest;
+    if (latestAt < clock.millis() - maxAge.toMillis()
+        || last != null && !last.alarms().isEmpty()) {
       sampleQuietly();
     }
     return current();

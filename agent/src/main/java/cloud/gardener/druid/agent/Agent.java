@@ -3,6 +3,8 @@ package cloud.gardener.druid.agent;
 import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.defrag.Defragmenter;
+import cloud.gardener.druid.agent.space.SpaceSampler;
+import cloud.gardener.druid.api.agent.MemberSpace;
 import cloud.gardener.druid.agent.etcd.EtcdConfigBuilder;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdBinaryVersion;
@@ -81,6 +83,9 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   private volatile SnapshotScheduler scheduler;
   private volatile boolean stopping;
   private CronRunner defrag;
+  private volatile SpaceSampler space;
+  /** How old the space in a member status may be (the operator asks every 2 s in a step). */
+  private static final Duration SPACE_MAX_AGE = Duration.ofSeconds(1);
   private LearnerPromoter promoter;
   private PeerUrlUpdate peerUrl;
   private LeaseRenewer leases;
@@ -229,6 +234,8 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     defrag = new CronRunner("defragmentation", config.defragSchedule(),
         defragmenter::runIfLeader);
     defrag.start();
+    space = new SpaceSampler(this::client, config.member().dataDir(),
+        config.etcd().quotaBackendBytes(), Clock.systemUTC()).start();
   }
 
   @Override
@@ -261,6 +268,16 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   @Override
   public Optional<MemberClient> client() {
     return Optional.ofNullable(client).filter(c -> !stopping && etcd != null && etcd.isAlive());
+  }
+
+  @Override
+  public Optional<MemberSpace> space() {
+    return Optional.ofNullable(space).flatMap(sp -> sp.fresh(SPACE_MAX_AGE));
+  }
+
+  @Override
+  public void spaceChanged() {
+    Optional.ofNullable(space).ifPresent(SpaceSampler::invalidate);
   }
 
   @Override
@@ -322,6 +339,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     stopping = true;
     initTrigger.release();
     closeQuietly(defrag);
+    closeQuietly(space);
     closeQuietly(promoter);
     closeQuietly(peerUrl);
     closeQuietly(scheduler);

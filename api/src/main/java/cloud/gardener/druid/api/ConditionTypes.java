@@ -27,6 +27,12 @@ public final class ConditionTypes {
   public static final String BOOTSTRAPPED_WITH_EXISTING_CLUSTER =
       "BootstrappedWithExistingCluster";
 
+  /**
+   * Addition: whether the database has room (docs/capacity.md): False while etcd's NOSPACE
+   * alarm is raised or the quota is forecast to be reached with nothing left to do about it.
+   */
+  public static final String SPACE_AVAILABLE = "SpaceAvailable";
+
   public static final String TRUE = "True";
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";

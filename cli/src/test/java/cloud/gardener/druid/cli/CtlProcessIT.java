@@ -6,6 +6,8 @@ import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
 import cloud.gardener.druid.cli.shared.ExitCodes;
 import cloud.gardener.druid.operator.CrdInstaller;
 import cloud.gardener.druid.operator.model.LocalStore;
@@ -103,6 +105,17 @@ class CtlProcessIT {
     s.setCurrentReplicas(3);
     s.setReady(true);
     s.setEtcdClusterVersion("3.6.0");
+    CapacityStatus space = new CapacityStatus();
+    space.setDbSize(new Quantity("21Mi"));
+    space.setDbSizeInUse(new Quantity("9Mi"));
+    space.setQuota(new Quantity("8Gi"));
+    space.setVolumeSize(new Quantity("2Gi"));
+    space.setVolumeFree(new Quantity("1900Mi"));
+    space.setGrowthPerHour(new Quantity("12Mi"));
+    space.setWritesPerSecond(25L);
+    space.setTimeToQuota("14d");
+    space.setTimeToVolumeFull("4d");
+    s.setCapacity(space);
     return s;
   }
 

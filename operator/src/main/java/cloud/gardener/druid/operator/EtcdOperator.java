@@ -22,6 +22,8 @@ import cloud.gardener.druid.operator.component.ServicesComponent;
 import cloud.gardener.druid.operator.copy.EtcdCopyBackupsTaskReconciler;
 import cloud.gardener.druid.operator.etcd.EtcdCleanup;
 import cloud.gardener.druid.operator.etcd.EtcdReconciler;
+import cloud.gardener.druid.operator.etcd.CapacityStep;
+import cloud.gardener.druid.operator.capacity.CapacityPlan;
 import cloud.gardener.druid.operator.etcd.EventRecorder;
 import cloud.gardener.druid.operator.etcd.RolloutExecutor;
 import cloud.gardener.druid.operator.metrics.OperatorMetrics;
@@ -136,7 +138,8 @@ public final class EtcdOperator implements AutoCloseable {
         new MemberRollout(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)),
         rolloutExecutor,
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events,
-        options.settings(), caches);
+        options.settings(), caches, new CapacityStep(new CapacityPlan(
+            new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), agents, events, volumes, clock));
     // every reconcile asks for its next resync itself; this only backs that up
     operator.register(reconciler, c -> {
       watch(c, options);

@@ -25,7 +25,7 @@ class ArchitectureTest {
   @Test
   void plannersArePure() {
     noClasses().that().resideInAnyPackage(OPERATOR + ".rollout..", OPERATOR + ".volume..",
-            OPERATOR + ".action..")
+            OPERATOR + ".action..", OPERATOR + ".capacity..")
         .should().dependOnClassesThat().resideInAnyPackage("io.fabric8.kubernetes.client..",
             OPERATOR + ".etcd..", OPERATOR + ".task..", OPERATOR + ".status..")
         .check(MAIN);
@@ -36,7 +36,8 @@ class ArchitectureTest {
   void theObservationKnowsNoPlanner() {
     noClasses().that().resideInAPackage(OPERATOR + ".observe..")
         .should().dependOnClassesThat().resideInAnyPackage(OPERATOR + ".rollout..",
-            OPERATOR + ".volume..", OPERATOR + ".action..", OPERATOR + ".status..",
+            OPERATOR + ".volume..", OPERATOR + ".action..", OPERATOR + ".capacity..",
+            OPERATOR + ".status..",
             OPERATOR + ".etcd..", OPERATOR + ".task..")
         .check(MAIN);
   }

@@ -80,6 +80,25 @@ final class EtcdGateway {
     return field(statusBody, "storageVersion").filter(v -> !v.isBlank());
   }
 
+  /**
+   * A number field of a JSON body at {@code path} (the gateway writes int64 as text); 0 for
+   * none or no body.
+   */
+  static long longField(String body, String... path) {
+    if (body == null) {
+      return 0;
+    }
+    try {
+      JsonNode node = JSON.readTree(body);
+      for (String p : path) {
+        node = node == null ? null : node.get(p);
+      }
+      return node == null ? 0 : node.asLong(0);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
   /** A top-level text field of a JSON body; empty for none or no body. */
   static Optional<String> field(String body, String name) {
     if (body == null) {

@@ -117,6 +117,41 @@ public final class MemberClient implements AutoCloseable {
     T get() throws EtcdException;
   }
 
+  /**
+   * This member's database figures and its raised alarms: one gateway status (jetcd's status
+   * has no dbSizeInUse) and one alarm list.
+   */
+  public DbSpace dbSpace() throws EtcdException {
+    String body = gatewayStatus();
+    long self = EtcdGateway.longField(body, "header", "member_id");
+    List<String> alarms = await(client.getMaintenanceClient().listAlarms(), "list alarms")
+        .getAlarms().stream().filter(a -> a.getMemberId() == self)
+        .map(a -> a.getAlarmType().name()).distinct().toList();
+    return new DbSpace(EtcdGateway.longField(body, "header", "revision"),
+        EtcdGateway.longField(body, "dbSize"), EtcdGateway.longField(body, "dbSizeInUse"), alarms);
+  }
+
+  /** A member's database: the revision, the file, the pages in use, its alarms ("NOSPACE"). */
+  public record DbSpace(long revision, long dbSizeBytes, long dbSizeInUseBytes,
+      List<String> alarms) {
+  }
+
+  /**
+   * Disarms every NOSPACE alarm of the cluster (as {@code etcdctl alarm disarm} does); returns
+   * what it disarmed ("NOSPACE on 8e9e05c52164694d"). etcd raises the alarm again on the next
+   * write that finds a member over its quota.
+   */
+  public List<String> disarmNoSpace() throws EtcdException {
+    List<io.etcd.jetcd.maintenance.AlarmMember> raised = await(
+        client.getMaintenanceClient().listAlarms(), "list alarms").getAlarms().stream()
+        .filter(a -> a.getAlarmType() == io.etcd.jetcd.maintenance.AlarmType.NOSPACE).toList();
+    for (io.etcd.jetcd.maintenance.AlarmMember a : raised) {
+      await(client.getMaintenanceClient().alarmDisarm(a), "disarm the NOSPACE alarm of "
+          + hex(a.getMemberId()));
+    }
+    return raised.stream().map(a -> "NOSPACE on " + hex(a.getMemberId())).toList();
+  }
+
   /** The current revision, read from this member without a quorum round trip. */
   public long revision() throws EtcdException {
     return await(client.getKVClient().get(ByteSequence.from(new byte[] {0}),

@@ -19,6 +19,8 @@ import cloud.gardener.druid.agent.snapshot.SnapshotScheduler;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.tls.ReloadingTls;
 import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.agent.AlarmsDisarmed;
+import cloud.gardener.druid.api.agent.Compacted;
 import cloud.gardener.druid.api.agent.Defragmented;
 import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.agent.Health;
@@ -105,8 +107,15 @@ public final class AgentHttpServer implements AutoCloseable {
     audited(AgentApi.MEMBER_PROMOTE, POST, Kind.QUICK, this::promote);
     audited(AgentApi.CLUSTER_DOWNGRADE, POST, Kind.QUICK, this::downgrade);
     audited(AgentApi.MEMBER_REMOVE, POST, Kind.QUICK, this::remove);
+    audited(AgentApi.CLUSTER_COMPACT, POST, Kind.LONG, this::compact);
+    audited(AgentApi.CLUSTER_ALARMS_DISARM, POST, Kind.QUICK, e -> {
+      AlarmsDisarmed disarmed = new AlarmsDisarmed(etcd().disarmNoSpace());
+      member.spaceChanged();
+      json(e, 200, disarmed);
+    });
     audited(AgentApi.DEFRAGMENT, POST, Kind.LONG, e -> {
       Defragmenter.defragment(etcd(), metrics.backupRestore(), settings.defragTimeout());
+      member.spaceChanged();
       json(e, 200, new Defragmented(settings.memberName()));
     });
   }
@@ -200,7 +209,8 @@ public final class AgentHttpServer implements AutoCloseable {
         init.initStatus().name(), init.initError(),
         init.restore().map(p -> new RestoreReport(p.phase().name(), p.done(),
             p.total(), p.describe())).orElse(null),
-        running ? etcd().status() : null, running ? members() : null));
+        running ? etcd().status() : null, running ? members() : null,
+        member.space().orElse(null)));
   }
 
   /** The membership as this member sees it; null on a learner, which may not list it. */
@@ -211,6 +221,25 @@ public final class AgentHttpServer implements AutoCloseable {
     } catch (EtcdException ex) {
       return null;
     }
+  }
+
+  /** Compacts to the revision asked for, or to the current one. */
+  private void compact(HttpExchange e) throws Exception {
+    MemberClient etcd = etcd();
+    long revision;
+    try {
+      revision = param(e, AgentApi.PARAM_REVISION).map(Long::parseLong)
+          .orElse(etcd.revision());
+    } catch (NumberFormatException ex) {
+      throw new HttpError(400, "revision must be a number");
+    }
+    if (revision < 1) {
+      throw new HttpError(400, "revision must be positive");
+    }
+    etcd.compact(revision);
+    member.spaceChanged();
+    LOG.info("compacted the key history to revision {}", revision);
+    json(e, 200, new Compacted(revision));
   }
 
   private void moveLeader(HttpExchange e) throws Exception {

@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.http;
 
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.api.agent.MemberSpace;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,6 +23,15 @@ public interface EtcdMember {
    * the leader (a member of another cluster this one joined included).
    */
   void moveLeader(long to) throws EtcdException;
+
+  /** This member's space as last sampled, with its rates; empty before the first sample. */
+  Optional<MemberSpace> space();
+
+  /**
+   * The space changed (a defragmentation, a compaction, a disarmed alarm): the next
+   * {@link #space()} samples anew, or the operator would decide the same step again.
+   */
+  void spaceChanged();
 
   /** The configuration etcd was started with. */
   Map<String, String> etcdConfig();

@@ -35,6 +35,15 @@ public final class AgentApi {
   public static final String PARAM_ACTION = "action";
   /** Query parameter of the downgrade: the target minor, e.g. 3.6. */
   public static final String PARAM_VERSION = "version";
+  /**
+   * POST ?revision=N (default: the current revision): compact etcd's key history through this
+   * member ({@link Compacted}); the capacity flow's NOSPACE recovery, only when the Etcd allows it.
+   */
+  public static final String CLUSTER_COMPACT = "/cluster/compact";
+  /** POST: disarm etcd's NOSPACE alarms ({@link AlarmsDisarmed}). */
+  public static final String CLUSTER_ALARMS_DISARM = "/cluster/alarms/disarm";
+  /** Query parameter of the compaction: the revision. */
+  public static final String PARAM_REVISION = "revision";
   /** POST: defragment this member. */
   public static final String DEFRAGMENT = "/defragment";
 

@@ -7,10 +7,11 @@ import java.util.List;
  * The answer of {@link AgentApi#MEMBER_STATUS}: the member's name, its initialisation
  * ({@link InitStatus}'s words, and why it failed), its restore while one runs or the last one
  * (null before any), and once etcd runs, etcd's view of this member and the membership (null
- * when this member cannot list it: a learner may not).
+ * when this member cannot list it: a learner may not), and its space ({@link MemberSpace},
+ * null before the agent's first sample).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record MemberReport(
     String name, String initialization, String initializationError, RestoreReport restore,
-    MemberStatus etcd, List<Membership> members) {
+    MemberStatus etcd, List<Membership> members, MemberSpace space) {
 }

@@ -65,6 +65,12 @@ import java.util.List;
     message = "spec.etcd.bootstrapWithExistingCluster cannot be added after the Etcd resource"
         + " has been created",
     fieldPath = ".bootstrapWithExistingCluster")
+@ValidationRule(
+    value = "!has(self.capacity) || !has(self.capacity.maxQuota) || !has(self.quota)"
+        + " || quantity(string(self.capacity.maxQuota)).compareTo(quantity(string(self.quota)))"
+        + " >= 0",
+    message = "spec.etcd.capacity.maxQuota must not be below spec.etcd.quota",
+    fieldPath = ".capacity.maxQuota")
 public class EtcdConfig {
 
   @ValidationRule(value = Quantities.RULE, message = Quantities.MESSAGE)
@@ -135,9 +141,21 @@ public class EtcdConfig {
       + " <memberNamePrefix or Etcd name>-<index below replicas>.")
   private List<AdditionalPeerUrls> additionalAdvertisePeerURLs;
 
+  @JsonPropertyDescription("Extension of this operator: watch the database's space and act"
+      + " before the quota or the volume runs out (docs/capacity.md).")
+  private CapacitySpec capacity;
+
   @JsonPropertyDescription("Join an existing etcd cluster (upstream). Not supported by this"
       + " operator yet: an Etcd that sets it is refused at admission.")
   private BootstrapWithExistingCluster bootstrapWithExistingCluster;
+
+  public CapacitySpec getCapacity() {
+    return capacity;
+  }
+
+  public void setCapacity(CapacitySpec capacity) {
+    this.capacity = capacity;
+  }
 
   public Quantity getQuota() {
     return quota;

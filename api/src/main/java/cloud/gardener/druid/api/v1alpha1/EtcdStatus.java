@@ -46,6 +46,10 @@ public class EtcdStatus {
   @JsonPropertyDescription("Progress of a volume change (addition).")
   private VolumeOperation volumeOperation;
 
+  @JsonPropertyDescription("Extension of this operator: the database's space, its forecast and"
+      + " the capacity actions taken (docs/capacity.md).")
+  private CapacityStatus capacity;
+
   @JsonPropertyDescription("Extension of this operator: etcd's cluster version (its /version"
       + " etcdcluster, e.g. 3.6.0): the minor every member speaks, which moves up only once every"
       + " member runs the newer etcd and down only through etcd's downgrade.")
@@ -66,6 +70,14 @@ public class EtcdStatus {
   @JsonPropertyDescription("Upstream: the source cluster joined through"
       + " spec.etcd.bootstrapWithExistingCluster. Never written here (the join is not built).")
   private BootstrapStatus bootstrapWithExistingCluster;
+
+  public CapacityStatus getCapacity() {
+    return capacity;
+  }
+
+  public void setCapacity(CapacityStatus capacity) {
+    this.capacity = capacity;
+  }
 
   public Boolean getPeerUrlTLSEnabled() {
     return peerUrlTLSEnabled;

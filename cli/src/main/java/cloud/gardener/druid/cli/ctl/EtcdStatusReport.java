@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.ConditionTypes;
 import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
@@ -47,7 +48,9 @@ final class EtcdStatusReport {
         : etcd.getSpec().getEtcd().getVersion()).minor()).append(", cluster version ")
         .append(text(s.getEtcdClusterVersion()))
         .append(s.getEtcdDowngradeTarget() == null ? ""
-            : ", downgrade to " + s.getEtcdDowngradeTarget() + " enabled").append("\n\n");
+            : ", downgrade to " + s.getEtcdDowngradeTarget() + " enabled").append('\n');
+    space(s.getCapacity()).ifPresent(line -> out.append(line).append('\n'));
+    out.append('\n');
 
     List<List<String>> members = new ArrayList<>();
     members.add(List.of("MEMBER", "ID", "ROLE", "STATUS", "ETCD", "REVISION", "VOLUME",
@@ -90,6 +93,37 @@ final class EtcdStatusReport {
       out.append('\n').append(table(rows));
     }
     return out.toString();
+  }
+
+  /**
+   * "Space: db 45Mi (in use 12Mi) of quota 64Mi, volume 2Gi (1900Mi free); growing 30Mi/h at
+   * 25 writes/s; quota in ~30m, volume full in ~2d" and the last capacity action.
+   */
+  static Optional<String> space(CapacityStatus c) {
+    if (c == null || c.getDbSize() == null) {
+      return Optional.empty();
+    }
+    StringBuilder line = new StringBuilder("Space: db ").append(c.getDbSize())
+        .append(" (in use ").append(text(c.getDbSizeInUse())).append(") of quota ")
+        .append(text(c.getQuota()));
+    if (c.getRaisedQuota() != null) {
+      line.append(" (raised)");
+    }
+    if (c.getVolumeSize() != null) {
+      line.append(", volume ").append(c.getVolumeSize()).append(" (")
+          .append(text(c.getVolumeFree())).append(" free)");
+    }
+    line.append("; growing ").append(text(c.getGrowthPerHour())).append("/h at ")
+        .append(text(c.getWritesPerSecond())).append(" writes/s; ")
+        .append(c.getTimeToQuota() == null ? "quota not approached"
+            : "quota in ~" + c.getTimeToQuota())
+        .append(c.getTimeToVolumeFull() == null ? ""
+            : ", volume full in ~" + c.getTimeToVolumeFull());
+    if (c.getLastAction() != null) {
+      line.append("\nLast capacity action (").append(text(c.getLastActionTime())).append("): ")
+          .append(c.getLastAction());
+    }
+    return Optional.of(line.toString());
   }
 
   /** The first error if there is one, else what the task did last. */

@@ -2,7 +2,9 @@ package cloud.gardener.druid.cli.ctl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
 import cloud.gardener.druid.api.v1alpha1.Condition;
+import io.fabric8.kubernetes.api.model.Quantity;
 import cloud.gardener.druid.api.v1alpha1.DefragmentConfig;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
@@ -53,6 +55,36 @@ class EtcdStatusReportTest {
         .containsPattern("main-0\\s+-\\s+Leader\\s+Ready\\s+3\\.6\\.16\\s+abc")
         .contains("etcd: 3.6, cluster version 3.6.0")
         .contains("kubectl -n ns annotate etcd main druid.gardener.cloud/confirm-volume-replacement=4");
+  }
+
+  @Test
+  void showsTheSpaceItsForecastAndTheLastCapacityAction() {
+    Etcd etcd = new Etcd();
+    etcd.setMetadata(new ObjectMetaBuilder().withName("main").withNamespace("ns").withGeneration(2L).build());
+    etcd.setSpec(new EtcdSpec());
+    etcd.getSpec().setReplicas(3);
+    EtcdStatus s = new EtcdStatus();
+    CapacityStatus c = new CapacityStatus();
+    c.setDbSize(new Quantity("45Mi"));
+    c.setDbSizeInUse(new Quantity("12Mi"));
+    c.setQuota(new Quantity("96Mi"));
+    c.setRaisedQuota(new Quantity("96Mi"));
+    c.setVolumeSize(new Quantity("2Gi"));
+    c.setVolumeFree(new Quantity("1900Mi"));
+    c.setGrowthPerHour(new Quantity("30Mi"));
+    c.setWritesPerSecond(25L);
+    c.setTimeToQuota("1h");
+    c.setLastAction("defragmenting member main-1 (forecast to reach the quota in ~1h)");
+    c.setLastActionTime("2026-12-04T23:00:00Z");
+    s.setCapacity(c);
+    etcd.setStatus(s);
+
+    assertThat(EtcdStatusReport.render(etcd)).contains("Space: db 45Mi (in use 12Mi) of quota"
+        + " 96Mi (raised), volume 2Gi (1900Mi free); growing 30Mi/h at 25 writes/s; quota in ~1h\n"
+        + "Last capacity action (2026-12-04T23:00:00Z): defragmenting member main-1 (forecast to"
+        + " reach the quota in ~1h)");
+    s.setCapacity(null);
+    assertThat(EtcdStatusReport.render(etcd)).doesNotContain("Space:");
   }
 
   @Test

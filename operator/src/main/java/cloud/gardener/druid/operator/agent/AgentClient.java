@@ -5,6 +5,7 @@ import cloud.gardener.druid.api.agent.SnapshotProgress;
 import cloud.gardener.druid.operator.agent.AgentReport;
 import cloud.gardener.druid.operator.agent.AgentView;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -59,6 +60,12 @@ public interface AgentClient {
   default Optional<SnapshotProgress> snapshotProgress(AgentEndpoint endpoint) {
     return Optional.empty();
   }
+
+  /** Compacts etcd's key history to the current revision through an agent; the revision. */
+  long compact(AgentEndpoint via);
+
+  /** Disarms etcd's NOSPACE alarms through an agent; what it disarmed. */
+  List<String> disarmNoSpace(AgentEndpoint via);
 
   /** Asks an agent to defragment its own member's database. */
   void defragment(AgentEndpoint member);

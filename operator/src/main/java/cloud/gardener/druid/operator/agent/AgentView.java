@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.agent;
 
+import cloud.gardener.druid.api.agent.MemberSpace;
+import java.util.Optional;
 import cloud.gardener.druid.api.agent.Membership;
 import java.util.List;
 
@@ -14,9 +16,18 @@ import java.util.List;
  * @param healthy etcd answers and the member has a leader
  * @param members the etcd membership as this member sees it
  * @param versions the member's etcd version, the cluster's, and the downgrade etcd has enabled
+ * @param space the member's space as its agent last sampled it (empty before the first sample
+ *     or from an older agent)
  */
 public record AgentView(String memberId, String clusterId, String role, String leaderId,
-    long raftIndex, boolean healthy, List<Membership> members, EtcdVersions versions) {
+    long raftIndex, boolean healthy, List<Membership> members, EtcdVersions versions,
+    Optional<MemberSpace> space) {
+
+  public AgentView(String memberId, String clusterId, String role, String leaderId,
+      long raftIndex, boolean healthy, List<Membership> members, EtcdVersions versions) {
+    this(memberId, clusterId, role, leaderId, raftIndex, healthy, members, versions,
+        Optional.empty());
+  }
 
   public AgentView(String memberId, String clusterId, String role, String leaderId,
       long raftIndex, boolean healthy, List<Membership> members) {

@@ -9,6 +9,9 @@ import cloud.gardener.druid.api.agent.LeaderMoved;
 import cloud.gardener.druid.api.agent.MemberPromoted;
 import cloud.gardener.druid.api.agent.MemberRemoved;
 import cloud.gardener.druid.api.agent.MemberReport;
+import cloud.gardener.druid.api.agent.MemberSpace;
+import cloud.gardener.druid.api.agent.AlarmsDisarmed;
+import cloud.gardener.druid.api.agent.Compacted;
 import cloud.gardener.druid.api.agent.MemberStatus;
 import cloud.gardener.druid.api.agent.MemberStatus.Role;
 import cloud.gardener.druid.api.agent.Membership;
@@ -151,7 +154,7 @@ public final class HttpAgentClient implements AgentClient {
   static AgentReport parseReport(String body) throws IOException {
     MemberReport report = AgentJson.read(body, MemberReport.class);
     Optional<AgentView> view = Optional.ofNullable(report.etcd())
-        .map(etcd -> viewOf(etcd, report.members()));
+        .map(etcd -> viewOf(etcd, report.members(), report.space()));
     RestoreReport restore = report.restore();
     boolean restoring = InitStatus.Progress.name().equals(report.initialization())
         && restore != null && !RestoreReport.DONE.equals(restore.phase())
@@ -164,7 +167,8 @@ public final class HttpAgentClient implements AgentClient {
   }
 
   /** A member is healthy when its etcd follows a leader. */
-  private static AgentView viewOf(MemberStatus etcd, List<Membership> members) {
+  private static AgentView viewOf(MemberStatus etcd, List<Membership> members,
+      MemberSpace space) {
     String role = etcd.learner() ? Role.Learner.name()
         : Objects.toString(etcd.role(), "");
     String leaderId = Objects.toString(etcd.leaderId(), "");
@@ -173,7 +177,7 @@ public final class HttpAgentClient implements AgentClient {
         Objects.toString(etcd.clusterId(), ""), role, leaderId, etcd.raftIndex(), healthy,
         members == null ? List.of() : List.copyOf(members),
         new AgentView.EtcdVersions(etcd.etcdVersion(), etcd.clusterVersion(),
-            etcd.downgradeTarget(), etcd.storageVersion()));
+            etcd.downgradeTarget(), etcd.storageVersion()), Optional.ofNullable(space));
   }
 
   @Override
@@ -196,6 +200,16 @@ public final class HttpAgentClient implements AgentClient {
       path += "&" + AgentApi.PARAM_VERSION + "=" + minor;
     }
     return post(via, path, Downgraded.class).clusterVersion();
+  }
+
+  @Override
+  public long compact(AgentEndpoint via) {
+    return post(via, AgentApi.CLUSTER_COMPACT, Compacted.class).revision();
+  }
+
+  @Override
+  public List<String> disarmNoSpace(AgentEndpoint via) {
+    return post(via, AgentApi.CLUSTER_ALARMS_DISARM, AlarmsDisarmed.class).disarmed();
   }
 
   @Override

@@ -5,6 +5,7 @@ import cloud.gardener.druid.api.Finalizers;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
+import cloud.gardener.druid.operator.capacity.CapacityAction;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
@@ -69,12 +70,13 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final OperatorSettings settings;
   private final OwnedCaches caches;
   private final VolumeRecorder volumes;
+  private final CapacityStep capacity;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
       EtcdObserver observer, VolumeRecorder volumes, MemberRollout rollout,
       RolloutExecutor executor,
       EtcdCleanup cleanup, boolean autoReconcile, Clock clock, EventRecorder events,
-      OperatorSettings settings, OwnedCaches caches) {
+      OperatorSettings settings, OwnedCaches caches, CapacityStep capacity) {
     this.client = client;
     this.components = List.copyOf(components);
     this.validation = new SpecValidation(client);
@@ -90,10 +92,13 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.settings = settings;
     this.caches = caches;
     this.volumes = volumes;
+    this.capacity = capacity;
   }
 
   @Override
-  public UpdateControl<Etcd> reconcile(Etcd etcd, Context<Etcd> context) {
+  public UpdateControl<Etcd> reconcile(Etcd cached, Context<Etcd> context) {
+    // the members' quota and volume size follow the capacity record: never an older one
+    Etcd etcd = volumes.latest(cached);
     OperationRecord op = new OperationRecord(etcd, clock.instant());
     SpecGate gate = SpecGate.decide(etcd, autoReconcile);
     DesiredMembers desired = DesiredMembers.of(etcd, settings);
@@ -121,8 +126,9 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     if (done && SpecGate.hasReconcileAnnotation(etcd)) {
       removeReconcileAnnotation(etcd);
     }
-    return UpdateControl.<Etcd>noUpdate().rescheduleAfter(done || !gate.reconcileSpec()
-        ? resync(after) : STEP_REQUEUE);
+    boolean capacityActed = step.filter(Step::capacityActed).isPresent();
+    return UpdateControl.<Etcd>noUpdate().rescheduleAfter(
+        (done && !capacityActed) || !gate.reconcileSpec() ? resync(after) : STEP_REQUEUE);
   }
 
   /** The next resync, jittered by up to 10% so the Etcds of one start spread out. */
@@ -136,7 +142,11 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
    * The rollout step taken, the cluster as observed right before it, and whether it changed
    * nothing (done, or waiting without a change).
    */
-  private record Step(RolloutAction action, ClusterSnapshot observed, boolean changedNothing) {
+  private record Step(RolloutAction action, ClusterSnapshot observed, boolean changedNothing,
+      boolean capacityActed) {
+    Step(RolloutAction action, ClusterSnapshot observed, boolean changedNothing) {
+      this(action, observed, changedNothing, false);
+    }
   }
 
   /**
@@ -180,11 +190,26 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     }
     StepHook.executed(etcd, action);
     if (action instanceof RolloutAction.Done) {
-      op.succeeded("Etcd reconciled: " + action.describe());
-    } else {
-      op.processing(action.describe());
+      return Optional.of(capacityStep(before, action, op));
     }
-    return Optional.of(new Step(action, before, action instanceof RolloutAction.Done));
+    op.processing(action.describe());
+    return Optional.of(new Step(action, before, false));
+  }
+
+  /** With the rollout done, the capacity flow may take its one step (docs/capacity.md). */
+  private Step capacityStep(ClusterSnapshot before, RolloutAction done, OperationRecord op) {
+    CapacityAction c;
+    try {
+      c = capacity.take(before);
+    } catch (RuntimeException e) {
+      op.error("ERR_CAPACITY", "capacity step failed: " + e.getMessage());
+      return new Step(done, before, false, true);
+    }
+    // a capacity step changes no member's spec: the rollout stays done (a raised quota or a
+    // grown volume is rolled out by the next reconciles, which then say so)
+    op.succeeded("Etcd reconciled: " + done.describe()
+        + (c.acts() || c instanceof CapacityAction.Hold ? "; capacity: " + c.describe() : ""));
+    return new Step(done, before, !c.acts(), c.acts());
   }
 
   /** Runtime components go once no member pod is left: the members need them until then. */

@@ -76,6 +76,12 @@ public final class SpecValidation {
       duration(p, "spec.etcd.heartbeatDuration", ec.getHeartbeatDuration());
       duration(p, "spec.etcd.etcdDefragTimeout", ec.getEtcdDefragTimeout());
       Quantities.validate(ec.getQuota()).ifPresent(m -> p.add(invalid("spec.etcd.quota", m)));
+      if (ec.getCapacity() != null) {
+        Quantities.validate(ec.getCapacity().getMaxQuota())
+            .ifPresent(m -> p.add(invalid("spec.etcd.capacity.maxQuota", m)));
+        duration(p, "spec.etcd.capacity.defragmentWithin",
+            ec.getCapacity().getDefragmentWithin());
+      }
     }
     if (b != null) {
       if (b.getStore() != null

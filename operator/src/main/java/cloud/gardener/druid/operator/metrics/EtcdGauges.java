@@ -1,7 +1,11 @@
 package cloud.gardener.druid.operator.metrics;
 
 import cloud.gardener.druid.api.RolloutCompletion;
+import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
+import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.capacity.Rounding;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import io.micrometer.core.instrument.Gauge;
@@ -26,6 +30,12 @@ public final class EtcdGauges {
   public static final String REPLICAS = "etcddruid_etcd_replicas";
   public static final String ROLLOUT_IN_PROGRESS = "etcddruid_etcd_rollout_in_progress";
   public static final String VOLUME_OPERATION_PHASE = "etcddruid_etcd_volume_operation_phase";
+  public static final String DB_SIZE = "etcddruid_etcd_db_size_bytes";
+  public static final String DB_SIZE_IN_USE = "etcddruid_etcd_db_size_in_use_bytes";
+  public static final String QUOTA = "etcddruid_etcd_quota_bytes";
+  public static final String TIME_TO_QUOTA = "etcddruid_etcd_time_to_quota_seconds";
+  public static final String TIME_TO_VOLUME_FULL = "etcddruid_etcd_time_to_volume_full_seconds";
+  public static final String SPACE_AVAILABLE = "etcddruid_etcd_space_available";
 
   /** Every phase of {@code status.volumeOperation}, one series each (1 for the current). */
   static final List<String> PHASES = List.of(VolumeOperation.PHASE_SNAPSHOT_PENDING,
@@ -88,7 +98,52 @@ public final class EtcdGauges {
           .description("1 for the phase of status.volumeOperation, 0 for the others.")
           .tags(tags.and("phase", phase)).register(registry));
     }
+    capacity(tracked, tags);
     return tracked;
+  }
+
+  /**
+   * The space figures of status.capacity (as rounded there) and SpaceAvailable: the forecasts
+   * are absent (NaN) while the database does not grow.
+   */
+  private void capacity(Tracked tracked, Tags tags) {
+    gauge(tracked, tags, DB_SIZE, "The largest member database (status.capacity.dbSize).",
+        c -> bytes(c.getDbSize()));
+    gauge(tracked, tags, DB_SIZE_IN_USE, "The most data in use of a member database.",
+        c -> bytes(c.getDbSizeInUse()));
+    gauge(tracked, tags, QUOTA, "The quota the members run with.", c -> bytes(c.getQuota()));
+    gauge(tracked, tags, TIME_TO_QUOTA, "Forecast seconds until the database reaches the quota"
+        + " (rounded down; NaN while it does not grow).", c -> seconds(c.getTimeToQuota()));
+    gauge(tracked, tags, TIME_TO_VOLUME_FULL, "Forecast seconds until a member's volume is full"
+        + " (rounded down; NaN while it does not fill).", c -> seconds(c.getTimeToVolumeFull()));
+    tracked.gauges.add(Gauge.builder(SPACE_AVAILABLE, tracked, t -> spaceAvailable(t.latest))
+        .description("1 while the SpaceAvailable condition is True, 0 while False (NOSPACE, or"
+            + " the quota or a volume runs out soon with nothing automatic left to do).")
+        .tags(tags).register(registry));
+  }
+
+  private void gauge(Tracked tracked, Tags tags, String name, String help,
+      java.util.function.ToDoubleFunction<CapacityStatus> value) {
+    tracked.gauges.add(Gauge.builder(name, tracked, t -> {
+      CapacityStatus c = t.latest.getStatus() == null ? null : t.latest.getStatus().getCapacity();
+      return c == null ? Double.NaN : value.applyAsDouble(c);
+    }).description(help).tags(tags).register(registry));
+  }
+
+  static double bytes(io.fabric8.kubernetes.api.model.Quantity q) {
+    return q == null ? Double.NaN : q.getNumericalAmount().doubleValue();
+  }
+
+  static double seconds(String forecast) {
+    return Rounding.parse(forecast).map(d -> (double) d.toSeconds()).orElse(Double.NaN);
+  }
+
+  static double spaceAvailable(Etcd etcd) {
+    return etcd.getStatus() == null ? Double.NaN
+        : Condition.find(etcd.getStatus().getConditions(), ConditionTypes.SPACE_AVAILABLE)
+            .map(c -> ConditionTypes.TRUE.equals(c.getStatus()) ? 1.0
+                : ConditionTypes.FALSE.equals(c.getStatus()) ? 0.0 : Double.NaN)
+            .orElse(Double.NaN);
   }
 
   static double membersReady(Etcd etcd) {

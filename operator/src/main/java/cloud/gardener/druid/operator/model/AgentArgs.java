@@ -58,8 +58,7 @@ public final class AgentArgs {
     add(args, "server-port", EtcdDefaults.agentPort(etcd));
     add(args, "data-dir", MemberLayout.ETCD_DATA_DIR);
     add(args, "etcd-version", EtcdDefaults.etcdRelease(etcd).version());
-    add(args, "quota-backend-bytes", Quantities.bytesLong(
-        Optional.ofNullable(ec.getQuota()).orElseGet(() -> new Quantity(EtcdDefaults.QUOTA))));
+    add(args, "quota-backend-bytes", EtcdDefaults.quotaBytes(etcd));
     add(args, "snapshot-count",
         Optional.ofNullable(ec.getSnapshotCount()).orElse(EtcdDefaults.SNAPSHOT_COUNT));
     SharedConfig shared = etcd.getSpec().getSharedConfig();

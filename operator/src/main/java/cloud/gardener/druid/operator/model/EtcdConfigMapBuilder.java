@@ -64,8 +64,7 @@ public final class EtcdConfigMapBuilder {
     c.put("metrics", ec.getMetrics() == null ? "basic" : ec.getMetrics().name().toLowerCase());
     c.put("snapshot-count",
         Optional.ofNullable(ec.getSnapshotCount()).orElse(EtcdDefaults.SNAPSHOT_COUNT));
-    c.put("quota-backend-bytes", Quantities.bytesLong(
-        Optional.ofNullable(ec.getQuota()).orElseGet(() -> new Quantity(EtcdDefaults.QUOTA))));
+    c.put("quota-backend-bytes", EtcdDefaults.quotaBytes(etcd));
     c.put("enable-grpc-gateway", Boolean.TRUE.equals(ec.getEnableGRPCGateway()));
     c.put("client-scheme", clientScheme);
     c.put("client-port", clientPort);

@@ -3,7 +3,11 @@ package cloud.gardener.druid.operator.model;
 import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.Annotations;
 import cloud.gardener.druid.api.v1alpha1.BackupSpec;
+import cloud.gardener.druid.api.types.Quantities;
+import cloud.gardener.druid.api.v1alpha1.CapacitySpec;
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Optional;
@@ -57,9 +61,44 @@ public final class EtcdDefaults {
     return Optional.ofNullable(backup(etcd).getPort()).orElse(AGENT_PORT);
   }
 
+  /**
+   * The volume size the members get: spec.storageCapacity, or the size the capacity flow grew
+   * it to for a raised quota (status.capacity.grownStorage) when that is larger: a volume
+   * never shrinks back (that would be a replacement).
+   */
   public static Quantity storageCapacity(Etcd etcd) {
-    return Optional.ofNullable(etcd.getSpec().getStorageCapacity())
+    Quantity spec = Optional.ofNullable(etcd.getSpec().getStorageCapacity())
         .orElseGet(() -> new Quantity(STORAGE_CAPACITY));
+    return capacityStatus(etcd).map(CapacityStatus::getGrownStorage)
+        .filter(g -> Quantities.bytes(g).compareTo(Quantities.bytes(spec)) > 0).orElse(spec);
+  }
+
+  /** spec.etcd.quota as written, or etcd-druid's default (8Gi). */
+  public static long specQuotaBytes(Etcd etcd) {
+    return Quantities.bytesLong(Optional.ofNullable(etcd(etcd).getQuota())
+        .orElseGet(() -> new Quantity(QUOTA)));
+  }
+
+  /**
+   * The quota the members run with: spec.etcd.quota, or the quota the capacity flow raised it
+   * to (status.capacity.raisedQuota), at most spec.etcd.capacity.maxQuota when that is set,
+   * never below spec.etcd.quota.
+   */
+  public static long quotaBytes(Etcd etcd) {
+    long spec = specQuotaBytes(etcd);
+    Optional<Long> raised = capacityStatus(etcd).map(CapacityStatus::getRaisedQuota)
+        .map(Quantities::bytesLong);
+    if (raised.isEmpty()) {
+      return spec;
+    }
+    long bounded = Optional.ofNullable(etcd(etcd).getCapacity())
+        .map(CapacitySpec::getMaxQuota).map(Quantities::bytesLong)
+        .map(max -> Math.min(max, raised.get())).orElse(raised.get());
+    return Math.max(spec, bounded);
+  }
+
+  private static Optional<CapacityStatus> capacityStatus(Etcd etcd) {
+    return Optional.ofNullable(etcd.getStatus()).map(EtcdStatus::getCapacity);
   }
 
   /**

@@ -47,7 +47,7 @@ public final class EtcdStatusComputer {
             EtcdDefaults.runtimeComponentsEnabled(s.etcd()) ? "The cluster is hibernated (replicas: 0)."
                 : "Runtime components are disabled (annotation "
                     + Annotations.DISABLE_RUNTIME_COMPONENT_CREATION + ").")
-        : ConditionComputer.compute(s, desired, volumeOperation);
+        : withSpace(ConditionComputer.compute(s, desired, volumeOperation), s);
     if (observedGeneration.isEmpty()) {
       conditions = keepPrevious(conditions, prev.getConditions(), ConditionTypes.ALL_MEMBERS_UPDATED);
     }
@@ -81,7 +81,14 @@ public final class EtcdStatusComputer {
     next.setEtcd(prev.getEtcd());
     next.setVolumeOperation(volumeOperation);
     next.setBootstrapWithExistingCluster(joined);
+    next.setCapacity(CapacityStatuses.compute(s, prev.getCapacity()));
     return next;
+  }
+
+  private static List<Condition> withSpace(List<Condition> conditions, ClusterSnapshot s) {
+    List<Condition> all = new ArrayList<>(conditions);
+    CapacityStatuses.condition(s).ifPresent(all::add);
+    return all;
   }
 
   /** Conditions another controller writes: carried over as they are. */

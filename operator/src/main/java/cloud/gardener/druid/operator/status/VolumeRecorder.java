@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.status;
 
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
@@ -9,10 +10,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The one writer of an Etcd's current volume operation ({@code status.volumeOperation}): a
+ * The one writer of an Etcd's status records: the current volume operation
+ * ({@code status.volumeOperation}) and the capacity flow's record ({@link #recordCapacity}). A
  * volume step records it here before its next disruptive step, and the observation reads it
  * here ({@link VolumeRecords}). The Etcd as last written is kept, because the primary cache
  * may not show the write yet and a volume flow must never act on an older record than the
@@ -30,6 +33,23 @@ public final class VolumeRecorder implements VolumeRecords {
   /** Writes {@code operation} as the Etcd's volume operation, the rest of its status as is. */
   public void record(Etcd etcd, VolumeOperation operation) {
     Etcd result = writer.decideAndWrite(latest(etcd), e -> with(e.getStatus(), operation));
+    written.put(result.getMetadata().getUid(), result);
+  }
+
+  /**
+   * Writes the capacity flow's record (status.capacity: a raised quota, grown storage, the
+   * compacted revision, the last action) as {@code change} makes it of the current one, the
+   * rest of the status as is. It goes through this writer because the quota and the volume
+   * size the members are built with follow from it ({@code model.EtcdDefaults}): a reconcile
+   * must never build them from an older record than the newest ({@link #latest}).
+   */
+  public void recordCapacity(Etcd etcd, UnaryOperator<CapacityStatus> change) {
+    Etcd result = writer.decideAndWrite(latest(etcd), e -> {
+      EtcdStatus next = copy(e.getStatus());
+      next.setCapacity(change.apply(next.getCapacity() == null ? new CapacityStatus()
+          : next.getCapacity()));
+      return next;
+    });
     written.put(result.getMetadata().getUid(), result);
   }
 
@@ -51,9 +71,13 @@ public final class VolumeRecorder implements VolumeRecords {
   }
 
   private static EtcdStatus with(EtcdStatus status, VolumeOperation operation) {
-    EtcdStatus next = status == null ? new EtcdStatus()
-        : Serialization.jsonMapper().convertValue(status, EtcdStatus.class);
+    EtcdStatus next = copy(status);
     next.setVolumeOperation(operation);
     return next;
+  }
+
+  private static EtcdStatus copy(EtcdStatus status) {
+    return status == null ? new EtcdStatus()
+        : Serialization.jsonMapper().convertValue(status, EtcdStatus.class);
   }
 }

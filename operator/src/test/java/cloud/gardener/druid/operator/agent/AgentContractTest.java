@@ -25,6 +25,9 @@ import cloud.gardener.druid.api.agent.MemberPromoted;
 import cloud.gardener.druid.api.agent.MemberRemoved;
 import cloud.gardener.druid.api.agent.MemberReport;
 import cloud.gardener.druid.api.agent.MemberStatus;
+import cloud.gardener.druid.api.agent.MemberSpace;
+import cloud.gardener.druid.api.agent.Compacted;
+import cloud.gardener.druid.api.agent.AlarmsDisarmed;
 import cloud.gardener.druid.api.agent.MemberStatus.Role;
 import cloud.gardener.druid.api.agent.Membership;
 import cloud.gardener.druid.api.agent.NoDeltaSnapshot;
@@ -56,15 +59,17 @@ class AgentContractTest {
   private static final ObjectMapper TREE = new ObjectMapper();
   private static final MemberStatus LEADER = new MemberStatus("a1", "etcd-main-0", Role.Leader,
       "c1", 42, 7, 2, "a1", false, 20480, "3.5.21", "3.5.0", null, null);
+  private static final MemberSpace SPACE = new MemberSpace(48L << 20, 16L << 20, 64L << 20,
+      1L << 30, 900_000_000, 120_000_000, 12.5, 4096, 0, 300, List.of("NOSPACE"), 4242);
   private static final SnapshotInfo FULL = new SnapshotInfo("Full",
       "Full-00000000-00000042-1764590400.gz", 0, 42, "2026-12-01T12:00:00Z", true, false);
 
   static Stream<Arguments> bodies() {
     return Stream.of(
         Arguments.of(new MemberReport("etcd-main-0", "Successful", null, null, LEADER,
-            List.of(new Membership("a1", "etcd-main-0", false))), """
+            List.of(new Membership("a1", "etcd-main-0", false)), null), """
             {"name": "etcd-main-0", "initialization": "Successful", "initializationError": null,
-             "restore": null,
+             "restore": null, "space": null,
              "etcd": {"id": "a1", "name": "etcd-main-0", "role": "Leader", "clusterId": "c1",
                       "revision": 42, "raftIndex": 7, "raftTerm": 2, "leaderId": "a1",
                       "learner": false, "dbSizeBytes": 20480, "etcdVersion": "3.5.21",
@@ -88,6 +93,15 @@ class AgentContractTest {
         Arguments.of(new MemberRemoved("a2"), "{\"removed\": \"a2\"}"),
         Arguments.of(new Defragmented("etcd-main-0"), "{\"defragmented\": \"etcd-main-0\"}"),
         Arguments.of(new Health(true), "{\"health\": true}"),
+        Arguments.of(SPACE, """
+            {"dbSizeBytes": 50331648, "dbSizeInUseBytes": 16777216, "quotaBytes": 67108864,
+             "volumeCapacityBytes": 1073741824, "volumeFreeBytes": 900000000,
+             "dataDirBytes": 120000000, "writesPerSecond": 12.5,
+             "dbGrowthBytesPerSecond": 4096.0, "inUseGrowthBytesPerSecond": 0.0,
+             "windowSeconds": 300, "alarms": ["NOSPACE"], "revision": 4242}"""),
+        Arguments.of(new Compacted(4242), "{\"revision\": 4242}"),
+        Arguments.of(new AlarmsDisarmed(List.of("NOSPACE on a1")),
+            "{\"disarmed\": [\"NOSPACE on a1\"]}"),
         Arguments.of(new Readiness(false), "{\"ready\": false}"),
         Arguments.of(new ApiError("etcd is not running"), "{\"error\": \"etcd is not running\"}"));
   }
@@ -108,7 +122,7 @@ class AgentContractTest {
         "a1", true, 20480, "3.5.21", "3.5.0", "3.4", "3.5.0");
     AgentReport report = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
         "Successful", null, null, learner, List.of(new Membership("a1", "etcd-main-0", false),
-            new Membership("b2", "etcd-main-1", true)))));
+            new Membership("b2", "etcd-main-1", true)), null)));
     assertThat(report.restoring()).isEmpty();
     assertThat(report.view()).contains(new AgentView("b2", "c1", "Learner", "a1", 6, true,
         List.of(new Membership("a1", "etcd-main-0", false),
@@ -116,8 +130,9 @@ class AgentContractTest {
         new AgentView.EtcdVersions("3.5.21", "3.5.0", "3.4", "3.5.0")));
 
     AgentReport listless = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-1",
-        "Successful", null, null, learner, null)));
+        "Successful", null, null, learner, null, SPACE)));
     assertThat(listless.view().orElseThrow().members()).isEmpty();
+    assertThat(listless.view().orElseThrow().space()).as("the member's space").contains(SPACE);
   }
 
   @Test
@@ -159,7 +174,7 @@ class AgentContractTest {
   void aRestoreThatIsDoneIsNotReportedAsRestoring() throws Exception {
     AgentReport report = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-0",
         "Progress", null, new RestoreReport(RestoreReport.DONE, 0, 0, "restored"), null,
-        null)));
+        null, null)));
     assertThat(report.restoring()).isEmpty();
   }
 
@@ -207,6 +222,15 @@ class AgentContractTest {
     @Override
     public void moveLeader(long to) {
       throw new IllegalStateException("etcd is not running");
+    }
+
+    @Override
+    public Optional<MemberSpace> space() {
+      return Optional.empty();
+    }
+
+    @Override
+    public void spaceChanged() {
     }
 
     @Override

@@ -429,6 +429,18 @@ class RolloutExecutorTest {
     }
 
     @Override
+    public long compact(AgentEndpoint via) {
+      agentCalls.add("compact " + via.member());
+      return 42;
+    }
+
+    @Override
+    public java.util.List<String> disarmNoSpace(AgentEndpoint via) {
+      agentCalls.add("disarm " + via.member());
+      return java.util.List.of();
+    }
+
+    @Override
     public String downgrade(AgentEndpoint via, Downgraded.Action action, String minor) {
       agentCalls.add("downgrade " + action + " " + minor + " via " + via.member());
       if (refuseDowngrade) {

@@ -120,7 +120,7 @@ final class LoadClient implements AutoCloseable {
    * directly; behind the client Service, which routes only to ready members, a learner (not
    * ready until promoted) would never receive the request.
    */
-  private static boolean unavailable(Throwable e) {
+  static boolean unavailable(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof io.grpc.StatusRuntimeException s
           && (s.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE

@@ -23,6 +23,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import cloud.gardener.druid.api.v1alpha1.CapacityStatus;
+import cloud.gardener.druid.api.v1alpha1.Condition;
+import io.fabric8.kubernetes.api.model.Quantity;
 
 class OperatorMetricsTest {
 
@@ -77,6 +80,34 @@ class OperatorMetricsTest {
 
     assertThat(scrape().types()).doesNotContainKeys(EtcdGauges.MEMBERS_READY,
         EtcdGauges.VOLUME_OPERATION_PHASE);
+  }
+
+  @Test
+  void theSpaceAndItsForecastAreGaugesOfTheStatus() {
+    Etcd etcd = Etcds.etcd("main", 3);
+    etcd.getMetadata().setResourceVersion("10");
+    EtcdStatus status = new EtcdStatus();
+    CapacityStatus c = new CapacityStatus();
+    c.setDbSize(new Quantity("45Mi"));
+    c.setDbSizeInUse(new Quantity("12Mi"));
+    c.setQuota(new Quantity("64Mi"));
+    c.setTimeToQuota("30m");
+    status.setCapacity(c);
+    Condition space = new Condition();
+    space.setType("SpaceAvailable");
+    space.setStatus("False");
+    status.setConditions(java.util.List.of(space));
+    etcd.setStatus(status);
+    event(ResourceAction.ADDED, etcd);
+    Map<String, String> labels = Map.of("etcd_namespace", "ns", "etcd", "main");
+    PrometheusScrape s = scrape();
+
+    assertThat(s.value(EtcdGauges.DB_SIZE, labels)).hasValue(45.0 * (1 << 20));
+    assertThat(s.value(EtcdGauges.DB_SIZE_IN_USE, labels)).hasValue(12.0 * (1 << 20));
+    assertThat(s.value(EtcdGauges.QUOTA, labels)).hasValue(64.0 * (1 << 20));
+    assertThat(s.value(EtcdGauges.TIME_TO_QUOTA, labels)).hasValue(1800.0);
+    assertThat(s.value(EtcdGauges.TIME_TO_VOLUME_FULL, labels).orElseThrow()).isNaN();
+    assertThat(s.value(EtcdGauges.SPACE_AVAILABLE, labels)).hasValue(0.0);
   }
 
   @Test

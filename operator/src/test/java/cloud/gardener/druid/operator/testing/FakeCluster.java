@@ -3,6 +3,7 @@ package cloud.gardener.druid.operator.testing;
 import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.operator.model.AgentArgs;
 import cloud.gardener.druid.api.agent.Membership;
+import cloud.gardener.druid.api.agent.MemberSpace;
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.DesiredMembers;
@@ -48,6 +49,8 @@ public final class FakeCluster {
     public boolean agentAnswers = true;
     /** The etcd configuration's checksum on the pod; null: the desired one. */
     public String configChecksum;
+    /** The member's space as its agent reports it; null: not reported. */
+    public MemberSpace space;
     /** The etcd the pod runs (its agent's --etcd-version); null: the image's default. */
     public EtcdRelease etcd;
 
@@ -64,6 +67,8 @@ public final class FakeCluster {
   public String downgradeTarget;
   /** The schema of every member's database as its agent reports it; null: not reported. */
   public String storageVersion;
+  /** The capacity every bound claim reports. */
+  public Quantity volumeCapacity = new Quantity("16Gi");
 
   /** Members of an existing cluster the Etcd joined, in every agent's membership. */
   public final List<Membership> foreign = new ArrayList<>();
@@ -120,7 +125,7 @@ public final class FakeCluster {
         ? Optional.of(new AgentView(m.id(i), m.clusterId, m.role, leaderId(), m.raftIndex, true,
             membership, clusterVersion == null ? AgentView.EtcdVersions.UNKNOWN
                 : new AgentView.EtcdVersions(release(m).version(), clusterVersion,
-                    downgradeTarget, storageVersion)))
+                    downgradeTarget, storageVersion), Optional.ofNullable(m.space)))
         : Optional.empty();
     return new MemberObservation(i, names.member(i), pod, pvc, agent,
         Optional.ofNullable(m.restoring));
@@ -163,7 +168,7 @@ public final class FakeCluster {
           .withNewResources().addToRequests("storage", EtcdDefaults.storageCapacity(etcd))
           .endResources().endSpec()
         .withNewStatus().withPhase("Bound")
-          .addToCapacity("storage", new Quantity("16Gi")).endStatus()
+          .addToCapacity("storage", volumeCapacity).endStatus()
         .build();
   }
 }

@@ -63,6 +63,22 @@ class DruidCrdIT {
         "spec.backup.fullSnapshotSchedule");
     assertRejected(client, etcd("qty", s -> s.put("storageCapacity", "lots")),
         "spec.storageCapacity");
+    assertRejected(client, etcd("maxq", s -> etcdConfig(s).put("capacity",
+        Map.of("maxQuota", "4Gi"))), "spec.etcd.capacity.maxQuota");
+    assertRejected(client, etcd("frag", s -> etcdConfig(s).put("capacity",
+        Map.of("fragmentationPercent", 5))), "spec.etcd.capacity.fragmentationPercent");
+    assertRejected(client, etcd("within", s -> etcdConfig(s).put("capacity",
+        Map.of("defragmentWithin", "soon"))), "spec.etcd.capacity.defragmentWithin");
+    GenericKubernetesResource raised = etcd("maxq-ok", s -> etcdConfig(s).put("capacity",
+        Map.of("maxQuota", "16Gi", "compactOnNoSpace", true)));
+    assertThat(resources(client, "Etcd").resource(raised).create()).as("maxQuota above quota")
+        .isNotNull();
+    resources(client, "Etcd").resource(raised).delete();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> etcdConfig(Map<String, Object> spec) {
+    return (Map<String, Object>) spec.get("etcd");
   }
 
   @Test

@@ -26,6 +26,7 @@ public final class EtcdGauges {
   public static final String REPLICAS = "etcddruid_etcd_replicas";
   public static final String ROLLOUT_IN_PROGRESS = "etcddruid_etcd_rollout_in_progress";
   public static final String VOLUME_OPERATION_PHASE = "etcddruid_etcd_volume_operation_phase";
+  public static final String LAST_ERRORS = "etcddruid_etcd_last_errors";
 
   /** Every phase of {@code status.volumeOperation}, one series each (1 for the current). */
   static final List<String> PHASES = List.of(VolumeOperation.PHASE_SNAPSHOT_PENDING,
@@ -82,6 +83,9 @@ public final class EtcdGauges {
             t -> RolloutCompletion.isComplete(t.latest) ? 0 : 1)
         .description("1 until the rollout of the Etcd's generation is complete"
             + " (docs/rollout-contract.md).").tags(tags).register(registry));
+    tracked.gauges.add(Gauge.builder(LAST_ERRORS, tracked, t -> lastErrors(t.latest))
+        .description("Errors of the Etcd's last reconcile (status.lastErrors).").tags(tags)
+        .register(registry));
     for (String phase : PHASES) {
       tracked.gauges.add(Gauge.builder(VOLUME_OPERATION_PHASE, tracked,
               t -> phase.equals(volumePhase(t.latest)) ? 1 : 0)
@@ -94,6 +98,11 @@ public final class EtcdGauges {
   static double membersReady(Etcd etcd) {
     EtcdStatus status = etcd.getStatus();
     return status == null || status.getReadyReplicas() == null ? 0 : status.getReadyReplicas();
+  }
+
+  static double lastErrors(Etcd etcd) {
+    EtcdStatus status = etcd.getStatus();
+    return status == null || status.getLastErrors() == null ? 0 : status.getLastErrors().size();
   }
 
   static double replicas(Etcd etcd) {

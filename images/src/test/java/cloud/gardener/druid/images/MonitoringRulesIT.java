@@ -79,6 +79,20 @@ class MonitoringRulesIT {
   }
 
   @Test
+  void everyAlertLinksItsEntryInTheMonitoringDoc() throws Exception {
+    String doc = Files.readString(ControlPlaneBinaries.repoRoot().resolve("docs/monitoring.md"));
+    for (JsonNode rule : alertRules(renderedRules())) {
+      String alert = rule.get("alert").asText();
+      String anchor = alert.toLowerCase(java.util.Locale.ROOT);
+      assertThat(rule.get("annotations").get("runbook").asText()).as(alert)
+          .isEqualTo("docs/monitoring.md#" + anchor);
+      assertThat(doc).as(alert).contains("<a id=\"" + anchor + "\"></a>`" + alert + "`");
+      assertThat(rule.get("labels").get("severity").asText()).as(alert)
+          .isIn("critical", "warning");
+    }
+  }
+
+  @Test
   void eachPartIsOffByDefaultAndRendersWhenEnabled() throws Exception {
     assertThat(render()).noneMatch(doc -> doc.path("apiVersion").asText()
         .startsWith("monitoring.coreos.com") || doc.path("metadata").path("name").asText()

@@ -46,7 +46,8 @@ import org.junit.jupiter.api.Test;
  * loopback addresses, with the labels the chart's PodMonitor gives member targets, and
  * evaluates the chart's alerts: every selector of every alert and every expression of every
  * dashboard panel returns data (a panel without data is a bug), every rule evaluates without
- * error, and none fires on the healthy Etcd.
+ * error, and none fires on the healthy Etcd; then a drill that finds a flipped byte in the
+ * newest full snapshot makes EtcdBackupVerificationFailed fire.
  */
 @WithOperator
 class PrometheusMonitoringIT {
@@ -130,13 +131,19 @@ class PrometheusMonitoringIT {
         }
         assertThat(rules).contains("EtcdNoLeader", "EtcdQuorumLost", "EtcdBackupNotVerified",
             "EtcdCertificateExpiresSoon", "EtcdDruidReconcileErrors");
-        List<String> firing = new ArrayList<>();
-        prometheus.api("/api/v1/alerts").get("alerts").forEach(a -> {
-          if ("firing".equals(a.get("state").asText())) {
-            firing.add(a.get("labels").toString());
-          }
-        });
-        assertThat(firing).as("alerts firing on a healthy Etcd").isEmpty();
+        assertThat(firingAlerts(prometheus)).as("alerts firing on a healthy Etcd").isEmpty();
+
+        // a drill that finds the backups broken pages at once: its counter was there at zero
+        Path newest = harness.snapshots(etcd).resolve(newestFull(harness.snapshots(etcd)));
+        byte[] bytes = Files.readAllBytes(newest);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(newest, bytes);
+        createTask(client, "verify-corrupt", ETCD,
+            c -> c.setVerifyBackups(new VerifyBackupsConfig()), null);
+        awaitTaskState(client, "verify-corrupt", "Failed");
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(2))
+            .untilAsserted(() -> assertThat(firingAlerts(prometheus))
+                .contains("EtcdBackupVerificationFailed " + ns.name() + "/" + ETCD));
         assertThat(prometheus.query("max(etcd_mvcc_put_total{etcd=\"" + ETCD
             + "\"})").get(0).get("value").get(1).asDouble()).as("the writes reached etcd")
             .isGreaterThan(20);
@@ -144,6 +151,19 @@ class PrometheusMonitoringIT {
     } finally {
       writer.shutdownNow();
     }
+  }
+
+  /** The firing alerts as "NAME namespace/etcd". */
+  private static List<String> firingAlerts(Prometheus prometheus) {
+    List<String> firing = new ArrayList<>();
+    prometheus.api("/api/v1/alerts").get("alerts").forEach(a -> {
+      if ("firing".equals(a.get("state").asText())) {
+        JsonNode labels = a.get("labels");
+        firing.add(labels.get("alertname").asText() + " "
+            + labels.path("etcd_namespace").asText() + "/" + labels.path("etcd").asText());
+      }
+    });
+    return firing;
   }
 
   /** A full snapshot whose hash the leader recorded, then a drill that proves it. */

@@ -23,6 +23,7 @@ import cloud.gardener.druid.agent.init.PeerUrlUpdate;
 import cloud.gardener.druid.agent.init.StartPlan;
 import cloud.gardener.druid.agent.lease.LeaseRenewer;
 import cloud.gardener.druid.agent.metrics.AgentMetrics;
+import cloud.gardener.druid.agent.metrics.CertificateExpiry;
 import cloud.gardener.druid.agent.metrics.SnapshotMetrics;
 import cloud.gardener.druid.agent.restore.RestoreProgress;
 import cloud.gardener.druid.agent.restore.Restorer;
@@ -94,6 +95,8 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     this.config = config;
     this.etcdOutput = etcdOutput;
     this.store = config.store().<SnapshotStore>map(LazySnapshotStore::new);
+    metrics.certificates(CertificateExpiry.of(config.member().clientTls(),
+        config.member().peerTls(), config.serverTls()));
     Thread warmUp = new Thread(this::buildClient, "etcd client warm-up");
     warmUp.setDaemon(true);
     warmUp.start();

@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * gives them ({@code process_cpu_seconds_total}, {@code process_resident_memory_bytes},
  * {@code process_open_fds}, … from the Prometheus client's {@link ProcessMetrics}, as
  * Gardener's allow-list names them), and the JVM figures of Micrometer's binders in place of
- * Go's {@code go_*}.
+ * Go's {@code go_*}; and the expiry of the member's certificates ({@link CertificateExpiry}).
  */
 public final class AgentMetrics implements AutoCloseable {
 
@@ -29,6 +29,7 @@ public final class AgentMetrics implements AutoCloseable {
    * quarter of a second that the agent's start (API, etcd) need not wait for.
    */
   private final CompletableFuture<JvmRegistry> jvm = new CompletableFuture<>();
+  private volatile CertificateExpiry certificates = new CertificateExpiry(java.util.List.of());
 
   public AgentMetrics() {
     this(new BackupRestoreMetrics());
@@ -51,9 +52,14 @@ public final class AgentMetrics implements AutoCloseable {
     return backupRestore;
   }
 
+  /** The member's TLS files whose expiry {@code /metrics} shows. */
+  public void certificates(CertificateExpiry expiry) {
+    this.certificates = expiry;
+  }
+
   /** The Prometheus text format 0.0.4 of every family. */
   public String scrape() {
-    return backupRestore.scrape() + jvm.join().registry.scrape();
+    return backupRestore.scrape() + certificates.scrape() + jvm.join().registry.scrape();
   }
 
   @Override

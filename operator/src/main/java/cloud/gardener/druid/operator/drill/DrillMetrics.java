@@ -62,8 +62,7 @@ public final class DrillMetrics {
       s.verifiedSnapshot = Optional.ofNullable(r.verifiedSnapshotTime()).map(Instant::parse)
           .orElse(null);
     }
-    Counter.builder(DRILLS).tag("etcd_namespace", namespace).tag("etcd", etcd)
-        .tag("outcome", r.outcome().name()).register(registry).increment();
+    drills(namespace, etcd, r.outcome()).increment();
   }
 
   private State register(String namespace, String etcd) {
@@ -72,7 +71,16 @@ public final class DrillMetrics {
     gauge(DATA_LOSS_WINDOW, namespace, etcd, s, st -> since(st.verifiedSnapshot));
     gauge(RESTORE, namespace, etcd, s, st -> st.restoreSeconds);
     gauge(DRILL, namespace, etcd, s, st -> st.drillSeconds);
+    // every outcome from zero: an alert on an increase of FAILED sees the first failure
+    for (DrillReport.Outcome outcome : DrillReport.Outcome.values()) {
+      drills(namespace, etcd, outcome);
+    }
     return s;
+  }
+
+  private Counter drills(String namespace, String etcd, DrillReport.Outcome outcome) {
+    return Counter.builder(DRILLS).tag("etcd_namespace", namespace).tag("etcd", etcd)
+        .tag("outcome", outcome.name()).register(registry);
   }
 
   private void gauge(String name, String namespace, String etcd, State s,

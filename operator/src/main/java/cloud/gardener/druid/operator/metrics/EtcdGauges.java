@@ -36,6 +36,7 @@ public final class EtcdGauges {
   public static final String TIME_TO_QUOTA = "etcddruid_etcd_time_to_quota_seconds";
   public static final String TIME_TO_VOLUME_FULL = "etcddruid_etcd_time_to_volume_full_seconds";
   public static final String SPACE_AVAILABLE = "etcddruid_etcd_space_available";
+  public static final String LAST_ERRORS = "etcddruid_etcd_last_errors";
 
   /** Every phase of {@code status.volumeOperation}, one series each (1 for the current). */
   static final List<String> PHASES = List.of(VolumeOperation.PHASE_SNAPSHOT_PENDING,
@@ -92,6 +93,9 @@ public final class EtcdGauges {
             t -> RolloutCompletion.isComplete(t.latest) ? 0 : 1)
         .description("1 until the rollout of the Etcd's generation is complete"
             + " (docs/rollout-contract.md).").tags(tags).register(registry));
+    tracked.gauges.add(Gauge.builder(LAST_ERRORS, tracked, t -> lastErrors(t.latest))
+        .description("Errors of the Etcd's last reconcile (status.lastErrors).").tags(tags)
+        .register(registry));
     for (String phase : PHASES) {
       tracked.gauges.add(Gauge.builder(VOLUME_OPERATION_PHASE, tracked,
               t -> phase.equals(volumePhase(t.latest)) ? 1 : 0)
@@ -149,6 +153,11 @@ public final class EtcdGauges {
   static double membersReady(Etcd etcd) {
     EtcdStatus status = etcd.getStatus();
     return status == null || status.getReadyReplicas() == null ? 0 : status.getReadyReplicas();
+  }
+
+  static double lastErrors(Etcd etcd) {
+    EtcdStatus status = etcd.getStatus();
+    return status == null || status.getLastErrors() == null ? 0 : status.getLastErrors().size();
   }
 
   static double replicas(Etcd etcd) {

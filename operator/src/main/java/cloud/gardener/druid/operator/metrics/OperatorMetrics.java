@@ -33,7 +33,8 @@ import java.util.Map;
  * registry that {@link MetricsServer} serves. Upstream etcd-druid's own metrics are its
  * compaction metrics ({@code etcddruid_compaction_*}); the compaction controller registers
  * them on {@link #registry()} under upstream's names. The operator's own API requests are
- * counted by {@link ClientRequests} when its client carries {@link #clientRequests()}.
+ * counted by {@link ClientRequests} when its client carries {@link #clientRequests()}; failed
+ * reconciles by {@link ReconcileErrors}.
  */
 public final class OperatorMetrics implements AutoCloseable {
 
@@ -56,7 +57,7 @@ public final class OperatorMetrics implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     this.etcds = new EtcdGauges(registry);
     this.josdk = new WithEtcdGauges(MicrometerMetrics.withoutPerResourceMetrics(registry),
-        etcds);
+        etcds, new ReconcileErrors(registry));
     this.clientRequests = new ClientRequests(registry);
   }
 
@@ -98,15 +99,18 @@ public final class OperatorMetrics implements AutoCloseable {
 
     private final Metrics delegate;
     private final EtcdGauges etcds;
+    private final ReconcileErrors errors;
 
-    WithEtcdGauges(Metrics delegate, EtcdGauges etcds) {
+    WithEtcdGauges(Metrics delegate, EtcdGauges etcds, ReconcileErrors errors) {
       this.delegate = delegate;
       this.etcds = etcds;
+      this.errors = errors;
     }
 
     @Override
     public void controllerRegistered(Controller<? extends HasMetadata> controller) {
       delegate.controllerRegistered(controller);
+      errors.registered(controller.getConfiguration().getName());
     }
 
     @Override
@@ -135,6 +139,8 @@ public final class OperatorMetrics implements AutoCloseable {
     public void failedReconciliation(HasMetadata resource, Exception exception,
         Map<String, Object> metadata) {
       delegate.failedReconciliation(resource, exception, metadata);
+      errors.failed(metadata.get(Constants.CONTROLLER_NAME) instanceof String name ? name
+          : HasMetadata.getKind(resource.getClass()).toLowerCase(java.util.Locale.ROOT));
     }
 
     @Override

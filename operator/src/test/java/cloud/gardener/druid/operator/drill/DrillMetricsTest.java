@@ -30,6 +30,8 @@ class DrillMetricsTest {
     assertThat(gauge(registry, DrillMetrics.DRILL)).isEqualTo(30.0);
     assertThat(registry.get(DrillMetrics.DRILLS).tag("outcome", "VERIFIED").counter().count())
         .isEqualTo(1.0);
+    assertThat(registry.get(DrillMetrics.DRILLS).tag("outcome", "FAILED").counter().count())
+        .as("every outcome is there from the Etcd's first report, at zero").isZero();
 
     metrics.report("ns", "main", new DrillReport(Outcome.FAILED, "Full-00000000-00000100-1",
         2, 0, "Incr-00000101-00000150-2", DrillReport.Reason.CHECKSUM, "bad",

@@ -84,6 +84,11 @@ public final class OperatorHarness implements AutoCloseable {
     return LocalStores.snapshots(settings(), etcd);
   }
 
+  /** The Prometheus text of the running operator's metrics, as its /metrics serves them. */
+  public synchronized String scrapeMetrics() {
+    return operator.metrics().scrape();
+  }
+
   /** The settings the operator runs with (image, Local store root). */
   public OperatorSettings settings() {
     return options.settings();

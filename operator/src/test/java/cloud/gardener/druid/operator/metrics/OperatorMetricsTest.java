@@ -33,7 +33,8 @@ class OperatorMetricsTest {
   /** JOSDK's part needs registered controllers (OperatorMetricsIT); the gauges' part not. */
   private final io.javaoperatorsdk.operator.api.monitoring.Metrics josdk =
       new OperatorMetrics.WithEtcdGauges(
-          io.javaoperatorsdk.operator.api.monitoring.Metrics.NOOP, metrics.etcds());
+          io.javaoperatorsdk.operator.api.monitoring.Metrics.NOOP, metrics.etcds(),
+          new ReconcileErrors(metrics.registry()));
 
   @AfterEach
   void close() {
@@ -56,6 +57,7 @@ class OperatorMetricsTest {
     replacing.setType(VolumeOperation.TYPE_REPLACE);
     replacing.setPhase(VolumeOperation.PHASE_REPLACING);
     status.setVolumeOperation(replacing);
+    status.setLastErrors(java.util.List.of(new cloud.gardener.druid.api.v1alpha1.LastError()));
     later.setStatus(status);
     event(ResourceAction.UPDATED, later);
     josdk.reconcileCustomResource(etcd, null, Map.of());
@@ -70,6 +72,8 @@ class OperatorMetricsTest {
     assertThat(updated.value(EtcdGauges.MEMBERS_READY, labels))
         .as("an older version reconciled later does not win").hasValue(2.0);
     assertThat(updated.value(EtcdGauges.REPLICAS, labels)).hasValue(3.0);
+    assertThat(fresh.value(EtcdGauges.LAST_ERRORS, labels)).hasValue(0.0);
+    assertThat(updated.value(EtcdGauges.LAST_ERRORS, labels)).hasValue(1.0);
     assertThat(updated.samples(EtcdGauges.VOLUME_OPERATION_PHASE))
         .hasSize(EtcdGauges.PHASES.size())
         .allSatisfy(s -> assertThat(s.value()).isEqualTo(
@@ -108,6 +112,26 @@ class OperatorMetricsTest {
     assertThat(s.value(EtcdGauges.TIME_TO_QUOTA, labels)).hasValue(1800.0);
     assertThat(s.value(EtcdGauges.TIME_TO_VOLUME_FULL, labels).orElseThrow()).isNaN();
     assertThat(s.value(EtcdGauges.SPACE_AVAILABLE, labels)).hasValue(0.0);
+  }
+
+  @Test
+  void reconcileErrorsAreCountedPerControllerFromZero() {
+    ReconcileErrors errors = new ReconcileErrors(metrics.registry());
+    errors.registered("etcd");
+    errors.registered("etcdopstask");
+    assertThat(scrape().samples(ReconcileErrors.NAME + "_total"))
+        .extracting(s -> s.labels().get("controller") + "=" + s.value())
+        .containsExactlyInAnyOrder("etcd=0.0", "etcdopstask=0.0");
+
+    josdk.failedReconciliation(Etcds.etcd("main", 3), new IllegalStateException("boom"),
+        Map.of(Constants.CONTROLLER_NAME, "etcd"));
+    josdk.failedReconciliation(Etcds.etcd("main", 3), new IllegalStateException("boom"),
+        Map.of());
+
+    assertThat(scrape().value(ReconcileErrors.NAME + "_total", Map.of("controller", "etcd")))
+        .as("without the controller's name in the metadata: the kind's").hasValue(2.0);
+    assertThat(scrape().value(ReconcileErrors.NAME + "_total",
+        Map.of("controller", "etcdopstask"))).hasValue(0.0);
   }
 
   @Test

@@ -61,16 +61,18 @@ public final class PointInTimeRestore {
   }
 
   /**
-   * Restores {@code at}; the new database's revision ends above {@code revisionAbove} and
-   * above every revision of the source's store.
+   * Restores {@code at}; the new database's revision ends more than {@code margin} above
+   * {@code revisionAbove} and above every revision of the source's store, so that a client
+   * that saw the source's latest revisions finds the new history compacted past them and
+   * relists (etcd's own advice for {@code --bump-revision}).
    */
-  public Result run(PointInTime at, long revisionAbove)
+  public Result run(PointInTime at, long revisionAbove, long margin)
       throws PitrException, IOException, RestoreException, EtcdException {
     refuseUsedTarget();
     RetainedHistory history = RetainedHistory.of(source.list());
     long revision = new DeltaHistory(source, history).revisionOf(at);
     RestorePlan plan = history.planAt(revision);
-    long floor = Math.max(revisionAbove, history.newest().orElseThrow().to());
+    long floor = Math.max(revisionAbove, history.newest().orElseThrow().to()) + margin;
     Path dataDir = scratch.dataDir().toAbsolutePath();
     Files2.deleteTree(dataDir);
     try {

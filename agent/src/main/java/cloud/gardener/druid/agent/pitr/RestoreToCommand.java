@@ -71,6 +71,11 @@ public final class RestoreToCommand implements Callable<Integer> {
           + "revision) and above every revision in the source's store.")
   long revisionAbove;
 
+  @Option(names = "--revision-margin", paramLabel = "REVISIONS", defaultValue = "1000000",
+      description = "How far above those the new revision ends (default: ${DEFAULT-VALUE}): "
+          + "the source's writes since its newest delta snapshot must stay below it.")
+  long margin;
+
   @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "/var/etcd/data/restore",
       description = "Scratch directory, deleted afterwards (default: ${DEFAULT-VALUE}).")
   Path dataDir;
@@ -86,6 +91,10 @@ public final class RestoreToCommand implements Callable<Integer> {
           source.endpointOverride(), source.secretDir());
       target.validate("target-");
       etcd.validate();
+      if (revisionAbove < 0 || margin < 0) {
+        throw new IllegalArgumentException("--revision-above and --revision-margin must not "
+            + "be negative");
+      }
       at = PitrCommands.point(revision, time, "--to-revision", "--to-time");
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("invalid options: " + e.getMessage());
@@ -97,7 +106,7 @@ public final class RestoreToCommand implements Callable<Integer> {
       PointInTimeRestore.Result r = new PointInTimeRestore(from, into,
           new StoreIdentity(etcd.namespace(), targetEtcd), EtcdTuning.defaults(etcdBinDir.dir()),
           etcd.scratchMember("restore", "restore", dataDir), Clock.systemUTC())
-          .run(at, revisionAbove);
+          .run(at, revisionAbove, margin);
       report = new TimeTravelReport(TimeTravelReport.Outcome.DONE, r.sourceRevision(),
           "restored revision " + r.sourceRevision() + " of " + etcd.name() + " ("
               + r.deltas() + " delta snapshots replayed, " + r.restoreMillis() + " ms) into "

@@ -240,7 +240,7 @@ class TimeTravelIT {
       throws Exception {
     return new PointInTimeRestore(store, target, new StoreIdentity("default", "etcd-new"),
         TestConfigs.tuning(), scratch(SOURCE, "restore"), Clock.systemUTC())
-        .run(at, source.client().revision());
+        .run(at, source.client().revision(), 0);
   }
 
   /** The new Etcd's member restores its own store, as at its first start. */

@@ -8,9 +8,10 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
     value = "[has(self.onDemandSnapshot), has(self.defragment), has(self.replaceMemberVolume),"
-        + " has(self.recoverFromQuorumLoss), has(self.verifyBackups)].filter(x, x).size() == 1",
+        + " has(self.recoverFromQuorumLoss), has(self.verifyBackups), has(self.restoreInto),"
+        + " has(self.undelete)].filter(x, x).size() == 1",
     message = "spec.config must set exactly one operation: onDemandSnapshot, defragment,"
-        + " replaceMemberVolume, recoverFromQuorumLoss or verifyBackups")
+        + " replaceMemberVolume, recoverFromQuorumLoss, verifyBackups, restoreInto or undelete")
 @ValidationRule(value = "self == oldSelf", message = "spec.config is immutable")
 public class EtcdOpsTaskConfig {
 
@@ -27,6 +28,30 @@ public class EtcdOpsTaskConfig {
 
   @JsonPropertyDescription("Run a restore drill of the Etcd's backups now (addition).")
   private VerifyBackupsConfig verifyBackups;
+
+  @JsonPropertyDescription("Restore this Etcd at a revision or time into a new Etcd "
+      + "(addition).")
+  private RestoreIntoConfig restoreInto;
+
+  @JsonPropertyDescription("Bring back the keys under a prefix as they were at a revision or "
+      + "time (addition).")
+  private UndeleteConfig undelete;
+
+  public RestoreIntoConfig getRestoreInto() {
+    return restoreInto;
+  }
+
+  public void setRestoreInto(RestoreIntoConfig restoreInto) {
+    this.restoreInto = restoreInto;
+  }
+
+  public UndeleteConfig getUndelete() {
+    return undelete;
+  }
+
+  public void setUndelete(UndeleteConfig undelete) {
+    this.undelete = undelete;
+  }
 
   public VerifyBackupsConfig getVerifyBackups() {
     return verifyBackups;

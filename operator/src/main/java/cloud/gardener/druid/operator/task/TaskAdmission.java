@@ -58,8 +58,8 @@ public final class TaskAdmission {
     List<TaskKind> kinds = TaskKind.of(task);
     if (kinds.size() != 1) {
       return reject(TaskError.INVALID_CONFIG, "spec.config: must set exactly one operation"
-          + " (onDemandSnapshot, defragment, replaceMemberVolume or recoverFromQuorumLoss),"
-          + " found " + kinds.size());
+          + " (onDemandSnapshot, defragment, replaceMemberVolume, recoverFromQuorumLoss,"
+          + " verifyBackups, restoreInto or undelete), found " + kinds.size());
     }
     TaskKind kind = kinds.get(0);
     String etcdName = task.getSpec().getEtcdName();
@@ -85,7 +85,8 @@ public final class TaskAdmission {
     }
     VolumeOperation vo = etcd.get().getStatus() == null ? null
         : etcd.get().getStatus().getVolumeOperation();
-    if (kind != TaskKind.ON_DEMAND_SNAPSHOT && kind != TaskKind.VERIFY_BACKUPS && vo != null
+    if (kind != TaskKind.ON_DEMAND_SNAPSHOT && kind != TaskKind.VERIFY_BACKUPS
+        && kind != TaskKind.RESTORE_INTO && vo != null
         && !vo.isFinished()) {
       return new Wait("waiting for the volume operation " + vo.getType() + " (phase "
           + vo.getPhase() + ") of Etcd " + etcdName + " to finish");
@@ -140,6 +141,20 @@ public final class TaskAdmission {
           errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config.verifyBackups: "
               + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to verify"));
         }
+      }
+      case RESTORE_INTO -> {
+        // the restore reads only the store: a hibernated Etcd's history is restorable too
+        if (!hasStore) {
+          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config.restoreInto: "
+              + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to restore"));
+        }
+      }
+      case UNDELETE -> {
+        if (!hasStore) {
+          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config.undelete: "
+              + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to read"));
+        }
+        hibernated(etcd, "write the keys back into").ifPresent(errors::add);
       }
       default -> throw new IllegalStateException("unknown task kind " + kind);
     }

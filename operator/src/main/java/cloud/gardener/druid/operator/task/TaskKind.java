@@ -17,7 +17,9 @@ public enum TaskKind {
   DEFRAGMENT("defragment", null),
   REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeOperation.Kind.REPLACE_MEMBER_VOLUME),
   RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS),
-  VERIFY_BACKUPS("verifyBackups", null);
+  VERIFY_BACKUPS("verifyBackups", null),
+  RESTORE_INTO("restoreInto", null),
+  UNDELETE("undelete", null);
 
   private final String field;
   private final VolumeOperation.Kind operation;
@@ -63,6 +65,12 @@ public enum TaskKind {
     }
     if (c.getVerifyBackups() != null) {
       kinds.add(VERIFY_BACKUPS);
+    }
+    if (c.getRestoreInto() != null) {
+      kinds.add(RESTORE_INTO);
+    }
+    if (c.getUndelete() != null) {
+      kinds.add(UNDELETE);
     }
     return kinds;
   }

@@ -161,6 +161,27 @@ class CtlTimeTravelIT {
     assertThat(client.resources(EtcdOpsTask.class).list().getItems()).hasSize(before);
   }
 
+  @Test
+  void theApiServerRefusesARevisionAndATimeTogetherNamingTheField(KubernetesClient client) {
+    EtcdOpsTask task = new EtcdOpsTask();
+    task.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+        .withName("both").build());
+    var spec = new cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskSpec();
+    spec.setEtcdName("travel");
+    var config = new cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskConfig();
+    var undelete = new cloud.gardener.druid.api.v1alpha1.UndeleteConfig();
+    undelete.setPrefix("/app/");
+    undelete.setRevision(5L);
+    undelete.setTime("2026-12-04T23:15:00Z");
+    config.setUndelete(undelete);
+    spec.setConfig(config);
+    task.setSpec(spec);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.resource(task).create())
+        .hasMessageContaining("spec.config.undelete")
+        .hasMessageContaining("set exactly one of revision and time");
+  }
+
   private static ByteSequence bytes(String s) {
     return ByteSequence.from(s, StandardCharsets.UTF_8);
   }

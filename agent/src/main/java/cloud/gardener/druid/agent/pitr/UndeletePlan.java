@@ -23,24 +23,60 @@ public final class UndeletePlan {
   public sealed interface KeyAction {
     String key();
 
+    /** Dispatches on the action's type: a new type without a handler does not compile. */
+    <R> R accept(Handler<R> handler);
+
+    /** One method per action type. */
+    interface Handler<R> {
+      R write(Write w);
+
+      R skip(Skip s);
+
+      R unchanged(Unchanged u);
+
+      R leaveAlone(LeaveAlone l);
+
+      R remove(Remove r);
+    }
+
     /** Absent now: written back, guarded so that a key created meanwhile is not overwritten. */
     record Write(String key, byte[] value) implements KeyAction {
+      @Override
+      public <R> R accept(Handler<R> handler) {
+        return handler.write(this);
+      }
     }
 
     /** Present with another value than at R: reported, left as it is. */
     record Skip(String key, String reason) implements KeyAction {
+      @Override
+      public <R> R accept(Handler<R> handler) {
+        return handler.skip(this);
+      }
     }
 
     /** Present with the value it had at R. */
     record Unchanged(String key) implements KeyAction {
+      @Override
+      public <R> R accept(Handler<R> handler) {
+        return handler.unchanged(this);
+      }
     }
 
     /** Created after R; left alone. */
     record LeaveAlone(String key, long modRevision) implements KeyAction {
+      @Override
+      public <R> R accept(Handler<R> handler) {
+        return handler.leaveAlone(this);
+      }
     }
 
     /** Created after R and removal asked for: deleted unless modified since it was read. */
     record Remove(String key, long modRevision) implements KeyAction {
+      @Override
+      public <R> R accept(Handler<R> handler) {
+        return handler.remove(this);
+      }
     }
   }
 

@@ -131,22 +131,42 @@ public final class Undeleter {
   }
 
   private CompletableFuture<KeyAction> apply(KeyAction action) {
-    ByteSequence key = PrefixRead.bytes(action.key());
-    if (action instanceof KeyAction.Write w) {
-      return live.getKVClient().txn()
-          .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-          .Then(Op.put(key, ByteSequence.from(w.value()), PutOption.DEFAULT))
-          .commit().thenApply(r -> r.isSucceeded() ? action
-              : new KeyAction.Skip(action.key(), "created meanwhile"));
-    }
-    if (action instanceof KeyAction.Remove r) {
-      return live.getKVClient().txn()
-          .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(r.modRevision())))
-          .Then(Op.delete(key, DeleteOption.DEFAULT))
-          .commit().thenApply((TxnResponse t) -> t.isSucceeded() ? action
-              : new KeyAction.Skip(action.key(), "modified meanwhile, not removed"));
-    }
-    return CompletableFuture.completedFuture(action);
+    return action.accept(new KeyAction.Handler<>() {
+      @Override
+      public CompletableFuture<KeyAction> write(KeyAction.Write w) {
+        ByteSequence key = PrefixRead.bytes(w.key());
+        return live.getKVClient().txn()
+            .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+            .Then(Op.put(key, ByteSequence.from(w.value()), PutOption.DEFAULT))
+            .commit().thenApply(r -> r.isSucceeded() ? w
+                : new KeyAction.Skip(w.key(), "created meanwhile"));
+      }
+
+      @Override
+      public CompletableFuture<KeyAction> remove(KeyAction.Remove r) {
+        ByteSequence key = PrefixRead.bytes(r.key());
+        return live.getKVClient().txn()
+            .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(r.modRevision())))
+            .Then(Op.delete(key, DeleteOption.DEFAULT))
+            .commit().thenApply((TxnResponse t) -> t.isSucceeded() ? r
+                : new KeyAction.Skip(r.key(), "modified meanwhile, not removed"));
+      }
+
+      @Override
+      public CompletableFuture<KeyAction> skip(KeyAction.Skip s) {
+        return CompletableFuture.completedFuture(s);
+      }
+
+      @Override
+      public CompletableFuture<KeyAction> unchanged(KeyAction.Unchanged u) {
+        return CompletableFuture.completedFuture(u);
+      }
+
+      @Override
+      public CompletableFuture<KeyAction> leaveAlone(KeyAction.LeaveAlone l) {
+        return CompletableFuture.completedFuture(l);
+      }
+    });
   }
 
   private void drain(List<CompletableFuture<KeyAction>> window, List<KeyAction> done)
@@ -167,35 +187,15 @@ public final class Undeleter {
   }
 
   private TimeTravelReport report(Request request, long revision, List<KeyAction> actions) {
-    List<String> written = new ArrayList<>();
-    List<String> skipped = new ArrayList<>();
-    List<String> createdAfter = new ArrayList<>();
-    long unchanged = 0;
-    String verb = request.dryRun() ? "would write " : "written ";
-    for (KeyAction a : actions) {
-      String key = PrefixRead.printable(a.key());
-      if (a instanceof KeyAction.Write) {
-        written.add(key);
-        log.accept(verb + key);
-      } else if (a instanceof KeyAction.Skip s) {
-        skipped.add(key + ": " + s.reason());
-        log.accept("skipped " + key + ": " + s.reason());
-      } else if (a instanceof KeyAction.Unchanged) {
-        unchanged++;
-      } else if (a instanceof KeyAction.LeaveAlone l) {
-        createdAfter.add(key);
-        log.accept("left alone (created after revision " + revision + ") " + key);
-      } else if (a instanceof KeyAction.Remove) {
-        createdAfter.add(key);
-        log.accept((request.dryRun() ? "would remove " : "removed ") + key);
-      }
-    }
-    String message = (request.dryRun() ? "dry run: would write " : "wrote ") + written.size()
-        + " keys under " + request.prefix() + " as they were at revision " + revision + "; "
-        + skipped.size() + " skipped, " + unchanged + " unchanged, " + createdAfter.size()
-        + " created after revision " + revision
+    UndeleteTally tally = new UndeleteTally(request.dryRun(), revision, log);
+    actions.forEach(a -> a.accept(tally));
+    String message = (request.dryRun() ? "dry run: would write " : "wrote ")
+        + tally.written.size() + " keys under " + request.prefix() + " as they were at revision "
+        + revision + "; " + tally.skipped.size() + " skipped, " + tally.unchanged
+        + " unchanged, " + tally.createdAfter.size() + " created after revision " + revision
         + (request.removeCreatedAfter() ? " removed" : " left alone");
     return new TimeTravelReport(request.dryRun() ? Outcome.DRY_RUN : Outcome.DONE, revision,
-        message, 0, Keys.of(written), Keys.of(skipped), unchanged, Keys.of(createdAfter));
+        message, 0, Keys.of(tally.written), Keys.of(tally.skipped), tally.unchanged,
+        Keys.of(tally.createdAfter));
   }
 }

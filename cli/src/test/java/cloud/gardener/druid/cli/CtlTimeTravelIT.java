@@ -130,12 +130,14 @@ class CtlTimeTravelIT {
     assertThat(restore.code()).as(restore.terminal()).isZero();
 
     List<EtcdOpsTask> tasks = client.resources(EtcdOpsTask.class).list().getItems();
-    assertThat(tasks).anySatisfy(t -> {
+    assertThat(tasks).filteredOn(t -> t.getSpec().getConfig().getUndelete() != null)
+        .singleElement().satisfies(t -> {
       assertThat(t.getSpec().getConfig().getUndelete().getPrefix()).isEqualTo("/app/");
       assertThat(t.getSpec().getConfig().getUndelete().getRevision()).isEqualTo(deleted - 1);
       assertThat(t.getSpec().getConfig().getUndelete().getDryRun()).isTrue();
     });
-    assertThat(tasks).anySatisfy(t -> {
+    assertThat(tasks).filteredOn(t -> t.getSpec().getConfig().getRestoreInto() != null)
+        .singleElement().satisfies(t -> {
       assertThat(t.getSpec().getConfig().getRestoreInto().getEtcdName())
           .isEqualTo("travel-back");
       assertThat(t.getSpec().getConfig().getRestoreInto().getTime())

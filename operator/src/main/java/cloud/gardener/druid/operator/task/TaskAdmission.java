@@ -142,21 +142,25 @@ public final class TaskAdmission {
               + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to verify"));
         }
       }
-      case RESTORE_INTO -> {
-        // the restore reads only the store: a hibernated Etcd's history is restorable too
-        if (!hasStore) {
-          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config.restoreInto: "
-              + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to restore"));
-        }
-      }
-      case UNDELETE -> {
-        if (!hasStore) {
-          errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config.undelete: "
-              + "Etcd \"" + name + "\" has no backup store (spec.backup.store) to read"));
-        }
-        hibernated(etcd, "write the keys back into").ifPresent(errors::add);
-      }
+      case RESTORE_INTO, UNDELETE -> errors.addAll(timeTravel(kind, etcd, hasStore));
       default -> throw new IllegalStateException("unknown task kind " + kind);
+    }
+    return errors;
+  }
+
+  /**
+   * Both read the store; only an undelete writes into running members (a restore reads a
+   * hibernated Etcd's history too).
+   */
+  private static List<TaskError> timeTravel(TaskKind kind, Etcd etcd, boolean hasStore) {
+    List<TaskError> errors = new ArrayList<>();
+    if (!hasStore) {
+      errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config." + kind.field()
+          + ": Etcd \"" + etcd.getMetadata().getName() + "\" has no backup store"
+          + " (spec.backup.store) to read its history from"));
+    }
+    if (kind == TaskKind.UNDELETE) {
+      hibernated(etcd, "write the keys back into").ifPresent(errors::add);
     }
     return errors;
   }

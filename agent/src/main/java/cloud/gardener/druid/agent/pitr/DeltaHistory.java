@@ -47,14 +47,14 @@ public final class DeltaHistory {
   }
 
   /**
-   * The revision of the last event not after {@code time}: the newest full snapshot taken by
-   * then, and the events of its deltas up to {@code time}. A delta named (in whole seconds)
+   * The revision of the last event not after {@code time}: the newest full snapshot certainly
+   * taken by then (its name gives whole seconds: taken before the second after it), else one
+   * taken within that second, and the events of its deltas up to {@code time}. A delta named
    * at least a second before {@code time} holds only earlier events and is not read.
    */
   long revisionAt(Instant time) throws PitrException, IOException {
-    Optional<Span> span = history.spans().stream()
-        .filter(s -> !s.fromTime().isAfter(time))
-        .max(Comparator.comparingLong(Span::from));
+    Optional<Span> span = newestFrom(s -> !s.fromTime().plusSeconds(1).isAfter(time))
+        .or(() -> newestFrom(s -> !s.fromTime().isAfter(time)));
     if (span.isEmpty()) {
       throw new PitrException("time " + time + " is before the retained history: "
           + history.describe());
@@ -73,6 +73,10 @@ public final class DeltaHistory {
       }
     }
     return revision;
+  }
+
+  private Optional<Span> newestFrom(java.util.function.Predicate<Span> taken) {
+    return history.spans().stream().filter(taken).max(Comparator.comparingLong(Span::from));
   }
 
   /** Deletions of keys under {@code prefix} in every retained delta, oldest first. */

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * extension): the newest full snapshot at or below the revision R and its deltas up to
  * exactly R are restored into a scratch directory ({@link Restorer}, the members' restore
  * path), the database's revision raised above the source's, defragmented in a temporary etcd
- * on loopback and uploaded as the first full snapshot of the new Etcd's own store prefix,
- * next to its identity marker. The new Etcd's members then restore it as any member restores
- * its store. The source store is only read.
+ * on loopback and uploaded as the first full snapshot of the new Etcd's own store prefix (in
+ * the compression of the full snapshot restored), next to its identity marker. The new
+ * Etcd's members then restore it as any member restores its store. The source store is only
+ * read.
  */
 public final class PointInTimeRestore {
 
@@ -115,9 +116,10 @@ public final class PointInTimeRestore {
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log)) {
       temp.client().defragment();
       target.writeIdentity(targetIdentity);
+      SnapshotCompression compression = SnapshotCompression.like(plan.full());
       Snapshot snapshot = Snapshot.full(0, temp.client().revision(), clock.instant(),
-          SnapshotCompression.GZIP.format(), false);
-      return new FullSnapshotter(temp.client(), target, SnapshotCompression.GZIP, clock,
+          compression.format(), false);
+      return new FullSnapshotter(temp.client(), target, compression, clock,
           Duration.ofHours(1)).write(snapshot);
     } finally {
       Files.deleteIfExists(log);

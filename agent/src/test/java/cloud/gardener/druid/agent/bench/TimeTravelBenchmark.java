@@ -25,12 +25,7 @@ import java.util.Optional;
 /**
  * Not a test: a point-in-time restore to a revision in the middle of the deltas beside the full
  * restore of the whole chain and {@code etcdutl snapshot restore} of the full snapshot alone:
- * <pre>
- * mvn -B -q -o -pl agent test-compile exec:exec -Dexec.executable=java \
- *   -Dexec.classpathScope=test -Ddruid.repoRoot=$PWD \
- *   -Dexec.args="-Xmx256m -Ddruid.repoRoot=$PWD -cp %classpath \
- *   cloud.gardener.druid.agent.bench.TimeTravelBenchmark 1024 100000"
- * </pre>
+ * see docs/benchmarks.md ("Time travel") for the command line.
  * Arguments: database size in MiB (default 256), delta events (default 20000).
  */
 public final class TimeTravelBenchmark {

@@ -92,9 +92,10 @@ class TimeTravelIT {
     flush();
     r2 = batch("/app/k-", 40, 40, "v2-"); // overwrites 40..49, adds 50..79
     atR2 = dump(r2);
-    Thread.sleep(20);
+    awaitReceived("/app/k-", 40, 40, "v2-"); // batch 2's events carry times before T
+    Thread.sleep(2);
     betweenBatch2And3 = Instant.now();
-    Thread.sleep(20);
+    Thread.sleep(2);
     r3 = batch("/app/k-", 70, 30, "v3-"); // in the same delta as batch 2
     source.putKeys("/other/", 0, 5);
     r3 = source.client().revision();
@@ -106,6 +107,20 @@ class TimeTravelIT {
     kv().put(bytes("/app/k-5"), bytes("re-created")).get();
     source.putKeys("/other/", 100, 50);
     flush();
+  }
+
+  /** Waits until the snapshotter buffered the events of one batch (and nothing else). */
+  private void awaitReceived(String prefix, int from, int count, String value) {
+    long bytes = 0;
+    for (int i = from; i < from + count; i++) {
+      bytes += cloud.gardener.druid.agent.snapshot.DeltaEvent.put(
+          (prefix + i).getBytes(StandardCharsets.UTF_8),
+          (value + i).getBytes(StandardCharsets.UTF_8), 0, 0, 0, 0, Instant.EPOCH)
+          .approximateSize();
+    }
+    long expected = bytes;
+    Awaitility.await().atMost(Duration.ofSeconds(30))
+        .until(() -> deltas.bufferedBytes() >= expected);
   }
 
   @AfterAll

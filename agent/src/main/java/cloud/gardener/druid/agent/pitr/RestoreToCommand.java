@@ -68,7 +68,8 @@ public final class RestoreToCommand implements Callable<Integer> {
 
   @Option(names = "--revision-above", paramLabel = "REVISION", defaultValue = "0",
       description = "The new Etcd's revision ends above this one (the source's current "
-          + "revision) and above every revision in the source's store.")
+          + "revision) and above every revision in the source's store (default: "
+          + "${DEFAULT-VALUE}: the store's alone).")
   long revisionAbove;
 
   @Option(names = "--revision-margin", paramLabel = "REVISIONS", defaultValue = "1000000",

@@ -4,6 +4,8 @@ import cloud.gardener.druid.agent.compact.CompactCommand;
 import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.copy.CopyCommand;
 import cloud.gardener.druid.agent.http.AgentHttpServer;
+import cloud.gardener.druid.agent.pitr.RestoreToCommand;
+import cloud.gardener.druid.agent.pitr.UndeleteCommand;
 import cloud.gardener.druid.agent.http.ApiSettings;
 import cloud.gardener.druid.agent.verify.VerifyBackupsCommand;
 import java.lang.ProcessBuilder.Redirect;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Mixin;
             + " pod.",
         "Exit codes: 0 after SIGTERM, 65 when the data directory belongs to another Etcd, "
             + "64 for invalid options, etcd's exit code (or 1) when etcd died."},
-    subcommands = {CopyCommand.class, CompactCommand.class, VerifyBackupsCommand.class})
+    subcommands = {CopyCommand.class, CompactCommand.class, VerifyBackupsCommand.class,
+        RestoreToCommand.class, UndeleteCommand.class})
 public final class AgentCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentCommand.class);

@@ -33,6 +33,12 @@ public final class Annotations {
    */
   public static final String METADATA_REVISION = "druid.gardener.cloud/metadata-revision";
 
+  /**
+   * On an Etcd created by a point-in-time restore (addition): {@code <ns>/<etcd>@<revision>},
+   * the source and the revision restored.
+   */
+  public static final String RESTORED_FROM = "druid.gardener.cloud/restored-from";
+
   private Annotations() {
   }
 }

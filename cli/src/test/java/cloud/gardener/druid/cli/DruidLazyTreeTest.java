@@ -90,7 +90,7 @@ class DruidLazyTreeTest {
     assertThat(Druid.commandLine("agent", "--name=etcd-main-0").getSubcommands())
         .containsOnlyKeys("agent");
     assertThat(Druid.commandLine("agent").getSubcommands().get("agent").getSubcommands())
-        .containsOnlyKeys("copy", "compact", "verify-backups");
+        .containsOnlyKeys("copy", "compact", "verify-backups", "restore-to", "undelete");
     assertThat(Druid.commandLine("ctl", "status").getSubcommands()).containsOnlyKeys("ctl");
     for (String[] args : List.of(new String[0], new String[] {"help", "agent"},
         new String[] {"completion", "bash"}, new String[] {"--log-format=json", "agent"},

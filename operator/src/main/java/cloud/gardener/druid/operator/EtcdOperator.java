@@ -147,7 +147,7 @@ public final class EtcdOperator implements AutoCloseable {
     });
     DrillJobs drills = new DrillJobs(client, options.settings(), clock);
     this.tasks = new EtcdOpsTaskReconciler(client, agents, observer, rolloutExecutor, clock,
-        events, drills);
+        events, drills, options.settings());
     operator.register(tasks, c -> watch(c, options));
     operator.register(new EtcdCopyBackupsTaskReconciler(client, options.settings()),
         c -> watch(c, options));

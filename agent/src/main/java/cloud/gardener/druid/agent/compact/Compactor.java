@@ -102,21 +102,11 @@ public final class Compactor {
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log)) {
       // the restore compacted the history at its last revision already
       temp.client().defragment();
-      SnapshotCompression compression = compressionLike(plan.full());
+      SnapshotCompression compression = SnapshotCompression.like(plan.full());
       Snapshot snapshot = Snapshot.full(0, plan.lastRevision(), clock.instant(),
           compression.format(), false);
       return new FullSnapshotter(temp.client(), store, compression, clock, snapshotTimeout)
           .write(snapshot);
     }
-  }
-
-  /** The compression of the full snapshot replaced (lzw, which is only read, becomes gzip). */
-  static SnapshotCompression compressionLike(Snapshot full) {
-    return switch (full.compression()) {
-      case NONE -> SnapshotCompression.NONE;
-      case GZIP, LZW -> SnapshotCompression.GZIP;
-      case ZLIB -> SnapshotCompression.of(Snapshot.Compression.ZLIB,
-          SnapshotCompression.DEFAULT_LEVEL);
-    };
   }
 }

@@ -27,6 +27,19 @@ public record SnapshotCompression(Compression format, int level, int threads) {
     return of(Compression.GZIP, level);
   }
 
+  /**
+   * The compression of a snapshot written in place of {@code full} (a compaction, a
+   * point-in-time restore's first full snapshot): the same format; lzw, which is only read,
+   * becomes gzip.
+   */
+  public static SnapshotCompression like(cloud.gardener.druid.agent.store.Snapshot full) {
+    return switch (full.compression()) {
+      case NONE -> NONE;
+      case GZIP, LZW -> GZIP;
+      case ZLIB -> of(Compression.ZLIB, DEFAULT_LEVEL);
+    };
+  }
+
   /** Compression on every available processor. */
   public static SnapshotCompression of(Compression format, int level) {
     return new SnapshotCompression(format, level, Runtime.getRuntime().availableProcessors());

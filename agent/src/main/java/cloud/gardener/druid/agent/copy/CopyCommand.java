@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.SnapshotStores;
 import cloud.gardener.druid.agent.store.StoreConfig;
+import cloud.gardener.druid.agent.util.TerminationMessage;
 import cloud.gardener.druid.api.types.GoDuration;
 import java.io.IOException;
 import java.net.URI;

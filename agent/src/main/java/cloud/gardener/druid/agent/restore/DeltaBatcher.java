@@ -44,6 +44,7 @@ final class DeltaBatcher {
   private final Output output;
   private final int maxKeys;
   private final long maxBytes;
+  private final long untilRevision;
   private final Map<ByteBuffer, DeltaEvent> batch = new LinkedHashMap<>();
   private long batchBytes;
   private long revision;
@@ -51,6 +52,13 @@ final class DeltaBatcher {
 
   /** {@code fromRevision}: the revision the database holds at least (the full snapshot's). */
   DeltaBatcher(long fromRevision, int maxKeys, long maxBytes, Output output) {
+    this(fromRevision, Long.MAX_VALUE, maxKeys, maxBytes, output);
+  }
+
+  /** Takes no event after {@code untilRevision} (a point-in-time restore). */
+  DeltaBatcher(long fromRevision, long untilRevision, int maxKeys, long maxBytes,
+      Output output) {
+    this.untilRevision = untilRevision;
     this.revision = fromRevision;
     this.maxKeys = maxKeys;
     this.maxBytes = maxBytes;
@@ -70,6 +78,9 @@ final class DeltaBatcher {
     int i = 0;
     while (i < deltaEvents.size()) {
       long eventRevision = deltaEvents.get(i).modRevision();
+      if (eventRevision > untilRevision) {
+        return;
+      }
       int end = i;
       while (end < deltaEvents.size() && deltaEvents.get(end).modRevision() == eventRevision) {
         end++;

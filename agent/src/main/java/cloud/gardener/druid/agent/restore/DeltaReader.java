@@ -62,6 +62,7 @@ final class DeltaReader implements AutoCloseable {
   private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
   private final Thread thread;
   private final long fromRevision;
+  private final long untilRevision;
   private final int maxKeys;
   private final long maxBytes;
   private final Path copies;
@@ -71,13 +72,15 @@ final class DeltaReader implements AutoCloseable {
       long budgetBytes, Path copies) {
     this.store = store;
     this.fromRevision = plan.full().endRevision();
+    this.untilRevision = plan.untilRevision();
     this.maxKeys = maxKeys;
     this.maxBytes = maxBytes;
     this.copies = copies;
     this.deltas = plan.deltas();
     this.budgetBytes = budgetBytes;
     this.budget = new Semaphore(permits(budgetBytes));
-    this.batcher = new DeltaBatcher(plan.full().endRevision(), maxKeys, maxBytes, this::enqueue);
+    this.batcher = new DeltaBatcher(plan.full().endRevision(), plan.untilRevision(), maxKeys,
+        maxBytes, this::enqueue);
     this.thread = new Thread(this::run, "delta reader");
     this.thread.setDaemon(true);
   }
@@ -161,7 +164,7 @@ final class DeltaReader implements AutoCloseable {
   private Count count(List<Path> files) throws IOException, RestoreException {
     long started = System.nanoTime();
     long[] transactions = {0};
-    DeltaBatcher counter = new DeltaBatcher(fromRevision, maxKeys, maxBytes,
+    DeltaBatcher counter = new DeltaBatcher(fromRevision, untilRevision, maxKeys, maxBytes,
         batch -> transactions[0]++);
     Map<Integer, byte[]> zeros = DeltaOutline.newZeros();
     Buffer buffer = new Buffer();

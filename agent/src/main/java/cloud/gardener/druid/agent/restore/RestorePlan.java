@@ -7,9 +7,16 @@ import java.util.Optional;
 
 /**
  * What a restore applies: the newest full snapshot and every delta after it, in revision
- * order. Refuses a plan whose deltas leave a revision uncovered.
+ * order, their events up to {@code untilRevision} (a point-in-time restore stops within a
+ * delta; {@link Long#MAX_VALUE}: every event). Refuses a plan whose deltas leave a revision
+ * uncovered.
  */
-public record RestorePlan(Snapshot full, List<Snapshot> deltas) {
+public record RestorePlan(Snapshot full, List<Snapshot> deltas, long untilRevision) {
+
+  /** Every event of {@code deltas}. */
+  public RestorePlan(Snapshot full, List<Snapshot> deltas) {
+    this(full, deltas, Long.MAX_VALUE);
+  }
 
   /** Empty when the store holds no full snapshot (a new cluster). */
   public static Optional<RestorePlan> of(List<Snapshot> snapshots) throws RestoreException {
@@ -25,7 +32,15 @@ public record RestorePlan(Snapshot full, List<Snapshot> deltas) {
     return Optional.of(new RestorePlan(chain.get().full(), chain.get().deltas()));
   }
 
+  /** The last revision restored (the plan's end, or {@code untilRevision} within it). */
   public long lastRevision() {
-    return deltas.isEmpty() ? full.endRevision() : deltas.get(deltas.size() - 1).endRevision();
+    long end = deltas.isEmpty() ? full.endRevision()
+        : deltas.get(deltas.size() - 1).endRevision();
+    return Math.min(end, Math.max(untilRevision, full.endRevision()));
+  }
+
+  /** True when the restore stops before the end of its last delta. */
+  public boolean stopsWithin() {
+    return !deltas.isEmpty() && untilRevision < deltas.get(deltas.size() - 1).endRevision();
   }
 }

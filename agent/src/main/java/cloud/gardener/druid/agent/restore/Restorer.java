@@ -66,6 +66,7 @@ public final class Restorer {
   private final MemberConfig member;
   private final RestoreProgress progress;
   private final Compaction compaction;
+  private final long revisionFloor;
 
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member) {
     this(store, etcd, member, new RestoreProgress(java.time.Clock.systemUTC()));
@@ -79,11 +80,26 @@ public final class Restorer {
 
   public Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
       RestoreProgress progress, Compaction compaction) {
+    this(store, etcd, member, progress, compaction, 0);
+  }
+
+  private Restorer(SnapshotStore store, EtcdTuning etcd, MemberConfig member,
+      RestoreProgress progress, Compaction compaction, long revisionFloor) {
+    this.revisionFloor = revisionFloor;
     this.progress = progress;
     this.store = store;
     this.etcd = etcd;
     this.member = member;
     this.compaction = compaction;
+  }
+
+  /**
+   * This restore with the restored database's revision raised above {@code floor} (a
+   * point-in-time restore into a new Etcd ends above the source's revision, so that no
+   * watcher takes the new cluster's history for the source's); the content stays the plan's.
+   */
+  public Restorer withRevisionAbove(long floor) {
+    return new Restorer(store, etcd, member, progress, compaction, floor);
   }
 
   /**
@@ -122,7 +138,7 @@ public final class Restorer {
       DeltaReader reader = deltas;
       FullSnapshotRestore.Result full = new FullSnapshotRestore(store, etcd, member, progress)
           .restore(plan.get().full(), work, staging,
-              () -> reader == null ? 0 : bump(plan.get(), reader.count()));
+              () -> bump(plan.get(), reader == null ? null : reader.count()));
       hashChecked = full.hashChecked();
       long revision = full.revision();
       long fullDone = System.nanoTime();
@@ -178,8 +194,12 @@ public final class Restorer {
    * The revisions the deltas cover that the replay's transactions do not take, so that the
    * replay ends exactly at the last delta's revision.
    */
-  private static long bump(RestorePlan plan, DeltaReader.Count count) {
-    return Math.max(0, count.lastRevision() - plan.full().endRevision() - count.transactions());
+  private long bump(RestorePlan plan, DeltaReader.Count count) {
+    long transactions = count == null ? 0 : count.transactions();
+    long bump = count == null ? 0
+        : Math.max(0, count.lastRevision() - plan.full().endRevision() - transactions);
+    long end = plan.full().endRevision() + bump + transactions;
+    return end > revisionFloor ? bump : bump + revisionFloor + 1 - end;
   }
 
   /** Backups whose identity marker names another Etcd are never restored here. */
@@ -241,7 +261,7 @@ public final class Restorer {
             + counted.transactions() + " up to revision " + counted.lastRevision()
             + " were counted; the data directory was left unchanged");
       }
-      if (revision != deltas.sourceRevision()) {
+      if (revisionFloor == 0 && revision != deltas.sourceRevision()) {
         // only when a whole batch was deletes of absent keys (no revision taken): the leader
         // then takes a full snapshot before its first delta (SnapshotScheduler)
         LOG.warn("the replay ended at revision {}, not at the last delta's {}", revision,

@@ -80,8 +80,23 @@ public final class DeltaFormat {
     return read(all, all.length, what);
   }
 
+  /**
+   * {@link #read(InputStream, String)} with each event's time (when the snapshotter received
+   * it; Go's RFC 3339 text, an offset or a zone suffix allowed): for a point-in-time restore
+   * and the history.
+   */
+  public static List<DeltaEvent> readTimed(InputStream in, String what) throws IOException {
+    byte[] all = in.readAllBytes();
+    return read(all, all.length, what, true);
+  }
+
   /** {@link #read(InputStream, String)} of the delta in the first {@code length} bytes. */
   public static List<DeltaEvent> read(byte[] all, int length, String what) throws IOException {
+    return read(all, length, what, false);
+  }
+
+  private static List<DeltaEvent> read(byte[] all, int length, String what, boolean timed)
+      throws IOException {
     if (length < EtcdSnapshotHash.TRAILER) {
       throw new SnapshotIntegrityException(what + " is truncated: only " + length + " bytes");
     }
@@ -93,28 +108,31 @@ public final class DeltaFormat {
       throw new SnapshotIntegrityException(what + " failed its SHA-256 check");
     }
     try (JsonParser parser = JSON.createParser(all, 0, jsonLength)) {
-      return parseEvents(parser);
+      return parseEvents(parser, timed);
     } catch (IOException e) {
       throw new SnapshotIntegrityException(what + " is not a valid delta: " + e.getMessage(), e);
     }
   }
 
-  private static List<DeltaEvent> parseEvents(JsonParser p) throws IOException {
+  private static List<DeltaEvent> parseEvents(JsonParser p, boolean timed) throws IOException {
     List<DeltaEvent> events = new ArrayList<>();
     expect(p.nextToken(), JsonToken.START_ARRAY);
     while (p.nextToken() == JsonToken.START_OBJECT) {
-      events.add(parseWrapper(p));
+      events.add(parseWrapper(p, timed));
     }
     return events;
   }
 
-  private static DeltaEvent parseWrapper(JsonParser p) throws IOException {
+  private static DeltaEvent parseWrapper(JsonParser p, boolean timed) throws IOException {
     DeltaEvent event = null;
+    Instant time = Instant.EPOCH;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       p.nextToken();
       if (field.equals("etcdEvent")) {
         event = parseEvent(p);
+      } else if (timed && field.equals("time")) {
+        time = parseTime(p.getText());
       } else {
         p.skipChildren();
       }
@@ -122,7 +140,17 @@ public final class DeltaFormat {
     if (event == null) {
       throw new IOException("an event without etcdEvent");
     }
-    return event;
+    return timed ? new DeltaEvent(event.isDelete(), event.key(), event.value(),
+        event.createRevision(), event.modRevision(), event.version(), event.lease(), time)
+        : event;
+  }
+
+  private static Instant parseTime(String text) throws IOException {
+    try {
+      return java.time.OffsetDateTime.parse(text).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IOException("an event time that is no RFC 3339 time: " + text, e);
+    }
   }
 
   private static DeltaEvent parseEvent(JsonParser p) throws IOException {

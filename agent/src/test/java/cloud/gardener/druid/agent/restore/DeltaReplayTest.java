@@ -178,4 +178,19 @@ class DeltaReplayTest {
         .hasMessageContaining("cannot replay the events up to Incr-1-2")
         .hasMessageContaining("too many ops");
   }
+
+  @Test
+  void aPointInTimeReplayTakesNoEventAfterItsRevision() throws Exception {
+    List<List<String>> batches = new ArrayList<>();
+    DeltaBatcher batcher = new DeltaBatcher(10, 12, 1000, 1 << 20, batch -> batches.add(
+        batch.events().stream().map(e -> new String(e.key(), StandardCharsets.UTF_8)
+            + "=" + new String(e.value(), StandardCharsets.UTF_8)).toList()));
+
+    batcher.apply(List.of(put("a", "1", 11), put("a", "2", 12), put("b", "3", 12),
+        put("a", "after", 13), delete("b", 14)), "Incr-00000011-00000014");
+    batcher.finish("Incr-00000011-00000014");
+
+    assertThat(batches).containsExactly(List.of("a=2", "b=3"));
+    assertThat(batcher.sourceRevision()).isEqualTo(12);
+  }
 }

@@ -61,4 +61,26 @@ class DeltaFormatTest {
         .isInstanceOf(SnapshotIntegrityException.class)
         .hasMessage("Incr-1-5-1 failed its SHA-256 check");
   }
+
+  @Test
+  void aTimedReadTakesEachEventsTimeAsGoWritesIt() throws Exception {
+    String json = "[{\"etcdEvent\":{\"kv\":{\"key\":\"L2E=\",\"mod_revision\":5,"
+        + "\"value\":\"MQ==\"}},\"time\":\"2026-12-04T23:15:00.123456789+01:00\"},"
+        + "{\"etcdEvent\":{\"type\":1,\"kv\":{\"key\":\"L2E=\",\"mod_revision\":6}},"
+        + "\"time\":\"2026-12-04T22:15:01Z\"}]";
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(body);
+    out.write(MessageDigest.getInstance("SHA-256").digest(body));
+
+    List<DeltaEvent> events = DeltaFormat.readTimed(
+        new ByteArrayInputStream(out.toByteArray()), "test");
+
+    assertThat(events).extracting(DeltaEvent::time).containsExactly(
+        Instant.parse("2026-12-04T22:15:00.123456789Z"),
+        Instant.parse("2026-12-04T22:15:01Z"));
+    assertThat(events.get(1).isDelete()).isTrue();
+    assertThat(DeltaFormat.read(new ByteArrayInputStream(out.toByteArray()), "test"))
+        .extracting(DeltaEvent::time).containsOnly(Instant.EPOCH);
+  }
 }

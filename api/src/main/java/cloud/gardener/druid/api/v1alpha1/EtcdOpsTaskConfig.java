@@ -9,9 +9,11 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(
     value = "[has(self.onDemandSnapshot), has(self.defragment), has(self.replaceMemberVolume),"
         + " has(self.recoverFromQuorumLoss), has(self.verifyBackups),"
-        + " has(self.retireSourceMembers)].filter(x, x).size() == 1",
+        + " has(self.retireSourceMembers), has(self.restoreInto),"
+        + " has(self.undelete)].filter(x, x).size() == 1",
     message = "spec.config must set exactly one operation: onDemandSnapshot, defragment,"
-        + " replaceMemberVolume, recoverFromQuorumLoss, verifyBackups or retireSourceMembers")
+        + " replaceMemberVolume, recoverFromQuorumLoss, verifyBackups, retireSourceMembers,"
+        + " restoreInto or undelete")
 @ValidationRule(value = "self == oldSelf", message = "spec.config is immutable")
 public class EtcdOpsTaskConfig {
 
@@ -39,6 +41,30 @@ public class EtcdOpsTaskConfig {
 
   public void setRetireSourceMembers(RetireSourceMembersConfig retireSourceMembers) {
     this.retireSourceMembers = retireSourceMembers;
+  }
+
+  @JsonPropertyDescription("Restore this Etcd at a revision or time into a new Etcd "
+      + "(addition).")
+  private RestoreIntoConfig restoreInto;
+
+  @JsonPropertyDescription("Bring back the keys under a prefix as they were at a revision or "
+      + "time (addition).")
+  private UndeleteConfig undelete;
+
+  public RestoreIntoConfig getRestoreInto() {
+    return restoreInto;
+  }
+
+  public void setRestoreInto(RestoreIntoConfig restoreInto) {
+    this.restoreInto = restoreInto;
+  }
+
+  public UndeleteConfig getUndelete() {
+    return undelete;
+  }
+
+  public void setUndelete(UndeleteConfig undelete) {
+    this.undelete = undelete;
   }
 
   public VerifyBackupsConfig getVerifyBackups() {

@@ -57,6 +57,14 @@ abstract class OpsTaskCommand implements Callable<Integer> {
   /** What the task will do, one line each. */
   abstract List<String> effects(Etcd etcd);
 
+  /**
+   * True when a client {@code --dry-run} is the operation's own dry run (the task is created
+   * and reports what it would do, e.g. an undelete) rather than kubectl's.
+   */
+  boolean dryRunIsTheTasks() {
+    return false;
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -68,7 +76,7 @@ abstract class OpsTaskCommand implements Callable<Integer> {
       out.println("will create EtcdOpsTask " + namespace + "/" + task.getMetadata()
           .getGenerateName() + "<random> for etcd " + namespace + "/" + etcdName + ":");
       effects(etcd).forEach(line -> out.println("  " + line));
-      if (dryRun.client()) {
+      if (dryRun.client() && !dryRunIsTheTasks()) {
         out.println(dryRun.notice());
         return ExitCodes.OK;
       }

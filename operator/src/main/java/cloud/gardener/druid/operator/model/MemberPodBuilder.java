@@ -237,7 +237,7 @@ public final class MemberPodBuilder {
   }
 
   /** One directory with ca.crt (from the CA secret's data key), tls.crt and tls.key. */
-  private static void tlsVolume(List<Volume> volumes, String name, TLSConfig tls) {
+  static void tlsVolume(List<Volume> volumes, String name, TLSConfig tls) {
     if (tls == null) {
       return;
     }

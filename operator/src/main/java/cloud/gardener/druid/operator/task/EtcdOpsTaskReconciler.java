@@ -14,6 +14,8 @@ import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.status.StatusWriter;
 import cloud.gardener.druid.operator.drill.DrillJobs;
+import cloud.gardener.druid.operator.model.OperatorSettings;
+import cloud.gardener.druid.operator.timetravel.TimeTravelJobs;
 import cloud.gardener.druid.operator.task.AgentOperation.Deadline;
 import cloud.gardener.druid.operator.task.AgentOperation.TaskFailure;
 import cloud.gardener.druid.operator.task.AgentOperation.Failed;
@@ -80,7 +82,7 @@ public final class EtcdOpsTaskReconciler
 
   public EtcdOpsTaskReconciler(KubernetesClient client, AgentClient agents,
       EtcdObserver observer, RolloutExecutor executor, Clock clock, EventRecorder events,
-      DrillJobs drills) {
+      DrillJobs drills, OperatorSettings settings) {
     this.client = client;
     this.statusWriter = new StatusWriter(client);
     this.events = events;
@@ -98,7 +100,10 @@ public final class EtcdOpsTaskReconciler
             new DefragmentPlan(new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), events),
         TaskKind.VERIFY_BACKUPS, new VerifyBackupsOperation(drills, events),
         TaskKind.RETIRE_SOURCE_MEMBERS, new RetireSourceMembersOperation(executor, observe,
-            events));
+            events),
+        TaskKind.RESTORE_INTO, new RestoreIntoOperation(client, new TimeTravelJobs(client),
+            settings, events),
+        TaskKind.UNDELETE, new UndeleteOperation(new TimeTravelJobs(client), settings, events));
   }
 
   @Override

@@ -59,8 +59,8 @@ public final class TaskAdmission {
     List<TaskKind> kinds = TaskKind.of(task);
     if (kinds.size() != 1) {
       return reject(TaskError.INVALID_CONFIG, "spec.config: must set exactly one operation"
-          + " (onDemandSnapshot, defragment, replaceMemberVolume or recoverFromQuorumLoss),"
-          + " found " + kinds.size());
+          + " (onDemandSnapshot, defragment, replaceMemberVolume, recoverFromQuorumLoss,"
+          + " verifyBackups, restoreInto or undelete), found " + kinds.size());
     }
     TaskKind kind = kinds.get(0);
     String etcdName = task.getSpec().getEtcdName();
@@ -86,7 +86,8 @@ public final class TaskAdmission {
     }
     VolumeOperation vo = etcd.get().getStatus() == null ? null
         : etcd.get().getStatus().getVolumeOperation();
-    if (kind != TaskKind.ON_DEMAND_SNAPSHOT && kind != TaskKind.VERIFY_BACKUPS && vo != null
+    if (kind != TaskKind.ON_DEMAND_SNAPSHOT && kind != TaskKind.VERIFY_BACKUPS
+        && kind != TaskKind.RESTORE_INTO && vo != null
         && !vo.isFinished()) {
       return new Wait("waiting for the volume operation " + vo.getType() + " (phase "
           + vo.getPhase() + ") of Etcd " + etcdName + " to finish");
@@ -146,6 +147,7 @@ public final class TaskAdmission {
         notJoined(etcd).ifPresent(errors::add);
         hibernated(etcd, "retire the source members").ifPresent(errors::add);
       }
+      case RESTORE_INTO, UNDELETE -> errors.addAll(timeTravel(kind, etcd, hasStore));
       default -> throw new IllegalStateException("unknown task kind " + kind);
     }
     return errors;
@@ -164,6 +166,23 @@ public final class TaskAdmission {
           + " BootstrappedWithExistingCluster is not True)"));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Both read the store; only an undelete writes into running members (a restore reads a
+   * hibernated Etcd's history too).
+   */
+  private static List<TaskError> timeTravel(TaskKind kind, Etcd etcd, boolean hasStore) {
+    List<TaskError> errors = new ArrayList<>();
+    if (!hasStore) {
+      errors.add(new TaskError(TaskError.BACKUP_NOT_ENABLED, "spec.config." + kind.field()
+          + ": Etcd \"" + etcd.getMetadata().getName() + "\" has no backup store"
+          + " (spec.backup.store) to read its history from"));
+    }
+    if (kind == TaskKind.UNDELETE) {
+      hibernated(etcd, "write the keys back into").ifPresent(errors::add);
+    }
+    return errors;
   }
 
   private static Optional<TaskError> hibernated(Etcd etcd, String what) {

@@ -18,5 +18,7 @@ public record TaskError(String code, String description) {
   /** Addition: a restore drill found a missing or corrupt piece, or other content. */
   public static final String BACKUP_VERIFICATION = "ERR_BACKUP_VERIFICATION";
   public static final String TIMEOUT = "ERR_TIMEOUT";
+  public static final String TIME_TRAVEL = "ERR_TIME_TRAVEL";
+  public static final String ETCD_EXISTS = "ERR_ETCD_EXISTS";
   public static final String VOLUME_OPERATION_FAILED = "ERR_VOLUME_OPERATION_FAILED";
 }

@@ -18,7 +18,9 @@ public enum TaskKind {
   REPLACE_MEMBER_VOLUME("replaceMemberVolume", VolumeOperation.Kind.REPLACE_MEMBER_VOLUME),
   RECOVER_FROM_QUORUM_LOSS("recoverFromQuorumLoss", VolumeOperation.Kind.RECOVER_FROM_QUORUM_LOSS),
   VERIFY_BACKUPS("verifyBackups", null),
-  RETIRE_SOURCE_MEMBERS("retireSourceMembers", null);
+  RETIRE_SOURCE_MEMBERS("retireSourceMembers", null),
+  RESTORE_INTO("restoreInto", null),
+  UNDELETE("undelete", null);
 
   private final String field;
   private final VolumeOperation.Kind operation;
@@ -67,6 +69,12 @@ public enum TaskKind {
     }
     if (c.getRetireSourceMembers() != null) {
       kinds.add(RETIRE_SOURCE_MEMBERS);
+    }
+    if (c.getRestoreInto() != null) {
+      kinds.add(RESTORE_INTO);
+    }
+    if (c.getUndelete() != null) {
+      kinds.add(UNDELETE);
     }
     return kinds;
   }

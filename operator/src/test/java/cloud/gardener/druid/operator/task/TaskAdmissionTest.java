@@ -176,6 +176,40 @@ class TaskAdmissionTest {
         List.of())).code()).isEqualTo(TaskError.ETCD_DELETING);
   }
 
+  @Test
+  void timeTravelNeedsAStoreAndAnUndeleteARunningEtcdWhileARestoreReadsOnlyTheStore() {
+    EtcdOpsTask restore = Tasks.task("r", "main", T0, c -> {
+      var r = new cloud.gardener.druid.api.v1alpha1.RestoreIntoConfig();
+      r.setEtcdName("copy");
+      r.setRevision(5L);
+      c.setRestoreInto(r);
+    });
+    EtcdOpsTask undelete = Tasks.task("u", "main", T0, c -> {
+      var u = new cloud.gardener.druid.api.v1alpha1.UndeleteConfig();
+      u.setPrefix("/a/");
+      u.setRevision(5L);
+      c.setUndelete(u);
+    });
+    assertThat(TaskAdmission.decide(restore, Optional.of(main), List.of()))
+        .isEqualTo(new Admit(TaskKind.RESTORE_INTO));
+    assertThat(TaskAdmission.decide(undelete, Optional.of(main), List.of()))
+        .isEqualTo(new Admit(TaskKind.UNDELETE));
+
+    main.getSpec().setReplicas(0);
+    assertThat(TaskAdmission.decide(restore, Optional.of(main), List.of()))
+        .as("a hibernated Etcd's history is restorable").isInstanceOf(Admit.class);
+    assertThat(onlyError(TaskAdmission.decide(undelete, Optional.of(main), List.of())).code())
+        .isEqualTo(TaskError.ETCD_HIBERNATED);
+
+    main.getSpec().setReplicas(3);
+    main.getSpec().setBackup(null);
+    TaskError noStore = onlyError(TaskAdmission.decide(restore, Optional.of(main), List.of()));
+    assertThat(noStore.code()).isEqualTo(TaskError.BACKUP_NOT_ENABLED);
+    assertThat(noStore.description()).startsWith("spec.config.restoreInto:");
+    assertThat(onlyError(TaskAdmission.decide(undelete, Optional.of(main), List.of())).code())
+        .isEqualTo(TaskError.BACKUP_NOT_ENABLED);
+  }
+
   private static TaskError onlyError(Decision d) {
     assertThat(d).isInstanceOf(Reject.class);
     List<TaskError> errors = ((Reject) d).errors();

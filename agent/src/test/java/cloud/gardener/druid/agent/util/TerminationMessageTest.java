@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.copy;
+package cloud.gardener.druid.agent.util;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package cloud.gardener.druid.agent.copy;
+package cloud.gardener.druid.agent.util;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,11 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The copy's last word for Kubernetes: the container's termination message (the file the
+ * A Job command's last word for Kubernetes: the container's termination message (the file the
  * kubelet mounts at {@link #PATH}), shown by {@code kubectl get pod} and {@code kubectl
  * describe pod} without reading the log. Written only where the kubelet mounted the file.
  */
-final class TerminationMessage {
+public final class TerminationMessage {
 
   private static final Logger LOG = LoggerFactory.getLogger(TerminationMessage.class);
   static final Path PATH = Path.of("/dev/termination-log");
@@ -22,11 +22,11 @@ final class TerminationMessage {
   private TerminationMessage() {
   }
 
-  static void write(String message) {
+  public static void write(String message) {
     write(PATH, message);
   }
 
-  static void write(Path file, String message) {
+  public static void write(Path file, String message) {
     if (!Files.isRegularFile(file) || !Files.isWritable(file)) {
       return;
     }

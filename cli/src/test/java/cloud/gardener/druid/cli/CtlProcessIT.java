@@ -247,7 +247,7 @@ class CtlProcessIT {
 
     DruidProcess.Result r = druid.kubectlDruid("report", "etcd-events", "-f", archive.toString());
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.out()).startsWith("wrote " + archive + ": ");
+    assertThat(r.out()).startsWith("wrote " + archive);
 
     Map<String, String> entries = unzip(archive);
     assertThat(entries.keySet()).contains("events-report/etcd.yaml",

@@ -65,7 +65,8 @@ class ChartRenderIT {
    */
   static final List<String> OPERATOR_CALLS = List.of(
       // the reconcilers' informers; finalizers and the reconcile annotation
-      "druid.gardener.cloud/etcds:get,list,watch,update,patch",
+      // the Etcd a restoreInto task creates (time travel)
+      "druid.gardener.cloud/etcds:get,list,watch,create,update,patch",
       "druid.gardener.cloud/etcdopstasks:get,list,watch,update,patch,delete", // TTL cleanup
       "druid.gardener.cloud/etcdcopybackupstasks:get,list,watch,update,patch",
       "druid.gardener.cloud/etcds/status:update,patch",
@@ -79,6 +80,8 @@ class ChartRenderIT {
       // in place, deleted by name and by label on deletion of the Etcd; volumes the same but
       // applied (server-side apply)
       "/pods:list,watch,create,patch,delete,deletecollection",
+      // a time travel Job's report from its pod's log when no termination message was kept
+      "/pods/log:get",
       "/persistentvolumeclaims:list,watch,create,patch,delete,deletecollection",
       // components: informers (by label), applied, deleted
       "/services:list,watch,create,patch,delete",

@@ -4,13 +4,9 @@ import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.cli.shared.Etcds;
 import cloud.gardener.druid.cli.shared.ExitCodes;
-import cloud.gardener.druid.cli.shared.LocalStoreLayoutConverter;
-import cloud.gardener.druid.operator.model.LocalStoreLayout;
-import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,17 +39,8 @@ final class BackupsCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "ETCD", description = "Name of the Etcd.")
   String name;
 
-  @Option(names = "--local-store-root", paramLabel = "DIR",
-      defaultValue = OperatorSettings.DEFAULT_LOCAL_STORE_ROOT,
-      description = "The operator's --local-store-root, for Local stores (default:"
-          + " ${DEFAULT-VALUE}).")
-  Path localStoreRoot;
-
-  @Option(names = "--local-store-layout", paramLabel = "per-namespace|shared",
-      defaultValue = "per-namespace", converter = LocalStoreLayoutConverter.class,
-      description = "The operator's --local-store-layout, for Local stores (default:"
-          + " ${DEFAULT-VALUE}).")
-  LocalStoreLayout localStoreLayout;
+  @Mixin
+  LocalStoreOptions localStore = new LocalStoreOptions();
 
   @Option(names = {"-o", "--output"}, paramLabel = "json|yaml",
       description = "Print the snapshots as json or yaml.")
@@ -66,8 +53,8 @@ final class BackupsCommand implements Callable<Integer> {
     try (KubernetesClient client = target.client()) {
       Etcd etcd = Etcds.get(client.resources(Etcd.class).inNamespace(namespace).withName(name),
           namespace, name);
-      try (BackupStores.Opened opened = BackupStores.open(client, etcd, localStoreRoot,
-          localStoreLayout)) {
+      try (BackupStores.Opened opened = BackupStores.open(client, etcd, localStore.root,
+          localStore.layout)) {
         List<Snapshot> snapshots = opened.store().list();
         List<OptionalLong> sizes = new ArrayList<>();
         for (Snapshot s : snapshots) {

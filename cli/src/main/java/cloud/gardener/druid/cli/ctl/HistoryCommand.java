@@ -5,14 +5,10 @@ import cloud.gardener.druid.agent.pitr.RetainedHistory;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.cli.shared.Etcds;
 import cloud.gardener.druid.cli.shared.ExitCodes;
-import cloud.gardener.druid.cli.shared.LocalStoreLayoutConverter;
 import cloud.gardener.druid.cli.shared.UserError;
-import cloud.gardener.druid.operator.model.LocalStoreLayout;
-import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,17 +48,8 @@ final class HistoryCommand implements Callable<Integer> {
       description = "List the deletes of keys under this prefix.")
   String prefix;
 
-  @Option(names = "--local-store-root", paramLabel = "DIR",
-      defaultValue = OperatorSettings.DEFAULT_LOCAL_STORE_ROOT,
-      description = "The operator's --local-store-root, for Local stores (default:"
-          + " ${DEFAULT-VALUE}).")
-  Path localStoreRoot;
-
-  @Option(names = "--local-store-layout", paramLabel = "per-namespace|shared",
-      defaultValue = "per-namespace", converter = LocalStoreLayoutConverter.class,
-      description = "The operator's --local-store-layout, for Local stores (default:"
-          + " ${DEFAULT-VALUE}).")
-  LocalStoreLayout localStoreLayout;
+  @Mixin
+  LocalStoreOptions localStore = new LocalStoreOptions();
 
   @Option(names = {"-o", "--output"}, paramLabel = "json|yaml",
       description = "Print the history as json or yaml.")
@@ -75,8 +62,8 @@ final class HistoryCommand implements Callable<Integer> {
     try (KubernetesClient client = target.client()) {
       Etcd etcd = Etcds.get(client.resources(Etcd.class).inNamespace(namespace).withName(name),
           namespace, name);
-      try (BackupStores.Opened opened = BackupStores.open(client, etcd, localStoreRoot,
-          localStoreLayout)) {
+      try (BackupStores.Opened opened = BackupStores.open(client, etcd, localStore.root,
+          localStore.layout)) {
         RetainedHistory history = RetainedHistory.of(opened.store().list());
         if (history.isEmpty()) {
           throw new UserError("the store " + opened.store().location() + " of etcd "

@@ -32,6 +32,7 @@ import cloud.gardener.druid.operator.observe.EtcdObserver;
 import cloud.gardener.druid.operator.rollout.MemberRollout;
 import cloud.gardener.druid.operator.observe.RaftIndexHealth;
 import cloud.gardener.druid.operator.task.EtcdOpsTaskReconciler;
+import cloud.gardener.druid.operator.task.TasksInProgress;
 import cloud.gardener.druid.operator.task.VolumeHandshake;
 import cloud.gardener.druid.operator.status.VolumeRecorder;
 import cloud.gardener.druid.operator.webhook.ComponentProtectionWebhook;
@@ -139,7 +140,8 @@ public final class EtcdOperator implements AutoCloseable {
         rolloutExecutor,
         new EtcdCleanup(client, components, events), options.autoReconcile(), clock, events,
         options.settings(), caches, new CapacityStep(new CapacityPlan(
-            new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), agents, events, volumes, clock));
+            new RaftIndexHealth(AgentApi.MAX_RAFT_LAG)), TasksInProgress.source(client), agents,
+            events, volumes, clock));
     // every reconcile asks for its next resync itself; this only backs that up
     operator.register(reconciler, c -> {
       watch(c, options);

@@ -60,6 +60,12 @@ public final class CapacityPlan {
         .orElse(wanted.get());
   }
 
+  /** {@code wanted}, or held while any of the EtcdOpsTasks named in {@code running} runs. */
+  public static CapacityAction unlessTasksRun(CapacityAction wanted, List<String> running) {
+    return running.isEmpty() ? wanted : new Hold(wanted.describe(), "EtcdOpsTask "
+        + String.join(", ", running) + " is in progress");
+  }
+
   /** Before the alarm: defragment when it helps, else raise the quota when allowed. */
   private Optional<CapacityAction> early(ClusterSnapshot s, SpaceForecast f, CapacityPolicy p) {
     Optional<String> pressure = Pressure.defragmentation(f, p);

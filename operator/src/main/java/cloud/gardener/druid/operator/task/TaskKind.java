@@ -40,6 +40,15 @@ public enum TaskKind {
     return operation != null;
   }
 
+  /**
+   * True when the task changes the live members or their data (everything but a restore drill
+   * and a restore into another Etcd, which read the store only): the capacity flow holds while
+   * one is in progress.
+   */
+  public boolean changesMembers() {
+    return this != VERIFY_BACKUPS && this != RESTORE_INTO;
+  }
+
   /** The kind of volume operation that carries this kind of task out, if any. */
   public Optional<VolumeOperation.Kind> volumeOperation() {
     return Optional.ofNullable(operation);

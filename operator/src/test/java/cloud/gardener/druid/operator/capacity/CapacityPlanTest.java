@@ -53,6 +53,18 @@ class CapacityPlanTest {
   }
 
   @Test
+  void anActionWaitsWhileAnEtcdOpsTaskChangesTheMembers() {
+    FakeCluster c = SpacePlans.cluster(3, 0);
+    c.members.values().forEach(m -> m.space = space(40, 10, 64, 2, 0));
+    CapacityAction wanted = next(c, 0);
+    assertThat(CapacityPlan.unlessTasksRun(wanted, List.of())).isSameAs(wanted);
+    CapacityAction held = CapacityPlan.unlessTasksRun(wanted, List.of("defrag-1 (defragment)"));
+    assertThat(held.acts()).isFalse();
+    assertThat(held.describe()).isEqualTo(wanted.describe()
+        + " waits: EtcdOpsTask defrag-1 (defragment) is in progress");
+  }
+
+  @Test
   void aDatabaseWithLittleToGiveBackIsNotDefragmented() {
     FakeCluster c = SpacePlans.cluster(1, 0);
     c.members.get(0).space = space(40, 38, 64, 2, 0);

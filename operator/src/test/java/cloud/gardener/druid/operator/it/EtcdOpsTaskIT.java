@@ -37,6 +37,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * EtcdOpsTasks against real members: on-demand full and delta snapshots land in the Local
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * are rejected with errors naming the field, finished tasks go away after their TTL.
  */
 @WithOperator
+@ResourceLock(ItSupport.CLIENT_LOAD)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EtcdOpsTaskIT {
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * One 3-member Etcd created at etcd 3.5, upgraded to 3.6 and 3.7 and downgraded to 3.6 through
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * etcd's cluster version, asked from etcd itself, is not the spec's minor.
  */
 @WithOperator
+@ResourceLock(ItSupport.CLIENT_LOAD)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EtcdVersionIT {
 

@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Moving a running etcd cluster in without downtime: three plain etcd processes at the
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * changes and the rollout predicate holds at the end.
  */
 @WithOperator
+@ResourceLock(ItSupport.CLIENT_LOAD)
 class ExistingClusterJoinIT {
 
   @Test

@@ -35,6 +35,12 @@ final class ItSupport {
 
   /** How long a rollout of a few members may take on a loaded machine. */
   static final Duration ROLLOUT = Duration.ofMinutes(2);
+  /**
+   * The lock of classes that drive a steady client load (a {@link LoadClient} or a
+   * {@link ChurnWriter}): they run one at a time, beside classes that mostly wait, so that two
+   * loads never share the machine's cores (docs/testing.md, "Parallel ITs").
+   */
+  static final String CLIENT_LOAD = "client-load";
   /** How long an EtcdOpsTask may take to reach a state. */
   static final Duration TASK = Duration.ofMinutes(3);
 

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Turning peer TLS on for a running 3-member cluster is an ordinary quorum-aware rollout: one
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * afterwards etcd's membership lists every peer URL with https.
  */
 @WithOperator
+@ResourceLock(ItSupport.CLIENT_LOAD)
 class PeerTlsRolloutIT {
 
   @Test

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Rollouts of one 3-member Etcd observed from outside: every status version and pod change is
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * exists or a member is not ready. A client keeps writing and reading through all members.
  */
 @WithOperator
+@ResourceLock(ItSupport.CLIENT_LOAD)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RolloutIT {
 

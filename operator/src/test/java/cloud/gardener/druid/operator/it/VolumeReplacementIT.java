@@ -34,6 +34,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Volume changes of running clusters (docs/volumes.md) on the real control plane with real etcd: grow
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the snapshot, and hibernation that deletes volumes and restores on waking up.
  */
 @WithOperator
+@ResourceLock(ItSupport.CLIENT_LOAD)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class VolumeReplacementIT {
 

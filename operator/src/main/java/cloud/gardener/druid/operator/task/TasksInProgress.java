@@ -5,6 +5,7 @@ import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.operator.observe.RunningTasks;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** The EtcdOpsTasks in progress that change an Etcd's members (see {@link RunningTasks}). */
 public final class TasksInProgress {
@@ -20,14 +21,19 @@ public final class TasksInProgress {
   }
 
   static List<String> named(List<EtcdOpsTask> tasks, String etcdName) {
-    return tasks.stream()
-        .filter(t -> t.getSpec() != null && etcdName.equals(t.getSpec().getEtcdName()))
-        .filter(t -> t.getStatus() != null
-            && EtcdOpsTaskStatus.STATE_IN_PROGRESS.equals(t.getStatus().getState()))
+    return of(tasks, etcdName)
         .filter(t -> TaskKind.single(t).map(TaskKind::changesMembers).orElse(false))
         .sorted(TaskAdmission.ORDER)
         .map(t -> t.getMetadata().getName() + " (" + TaskKind.single(t).orElseThrow().field()
             + ")")
         .toList();
+  }
+
+  /** The tasks of Etcd {@code etcdName} among {@code tasks} that are in progress. */
+  static Stream<EtcdOpsTask> of(List<EtcdOpsTask> tasks, String etcdName) {
+    return tasks.stream()
+        .filter(t -> t.getSpec() != null && etcdName.equals(t.getSpec().getEtcdName()))
+        .filter(t -> t.getStatus() != null
+            && EtcdOpsTaskStatus.STATE_IN_PROGRESS.equals(t.getStatus().getState()));
   }
 }

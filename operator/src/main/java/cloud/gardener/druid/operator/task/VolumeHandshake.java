@@ -2,7 +2,6 @@ package cloud.gardener.druid.operator.task;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
-import cloud.gardener.druid.api.v1alpha1.EtcdOpsTaskStatus;
 import cloud.gardener.druid.api.v1alpha1.LastError;
 import cloud.gardener.druid.api.v1alpha1.RecoverFromQuorumLossConfig;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
@@ -47,10 +46,7 @@ public final class VolumeHandshake {
 
   /** The InProgress volume task of Etcd {@code etcdName}, if any (the oldest of several). */
   static Optional<VolumeTask> inProgress(List<EtcdOpsTask> tasks, String etcdName) {
-    return tasks.stream()
-        .filter(t -> t.getSpec() != null && etcdName.equals(t.getSpec().getEtcdName()))
-        .filter(t -> t.getStatus() != null
-            && EtcdOpsTaskStatus.STATE_IN_PROGRESS.equals(t.getStatus().getState()))
+    return TasksInProgress.of(tasks, etcdName)
         .filter(t -> TaskKind.single(t).map(TaskKind::byEtcdReconciler).orElse(false))
         .min(TaskAdmission.ORDER)
         .map(VolumeHandshake::of);

@@ -93,8 +93,13 @@ final class EtcdGateway {
       for (String p : path) {
         node = node == null ? null : node.get(p);
       }
-      return node == null ? 0 : node.asLong(0);
-    } catch (IOException e) {
+      if (node == null || node.isNull()) {
+        return 0;
+      }
+      // protobuf's JSON writes 64-bit integers as decimal strings; etcd's member IDs use all
+      // 64 bits (uint64), so they are read unsigned into a long's bits, as jetcd holds them
+      return node.isTextual() ? Long.parseUnsignedLong(node.asText()) : node.asLong(0);
+    } catch (IOException | NumberFormatException e) {
       return 0;
     }
   }

@@ -11,6 +11,11 @@ public enum RestartReason {
   ETCD_CONFIG_CHANGED("the etcd configuration changed"),
   /** The spec changed the peer URL scheme (peer TLS on or off); the agent re-registers it. */
   PEER_URL_CHANGED("the peer URL changes"),
+  /**
+   * Part of that: the space quota changes (spec.etcd.quota, or the quota the capacity flow
+   * raised within spec.etcd.capacity.maxQuota; its event names the forecast).
+   */
+  QUOTA_CHANGED("the space quota changes"),
   /** Part of that: the member runs another etcd version than the spec asks for. */
   ETCD_VERSION_CHANGED("the etcd version changes"),
   /** The member is outdated and not ready: it does not count toward quorum, so it goes first. */

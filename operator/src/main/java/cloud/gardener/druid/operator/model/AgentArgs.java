@@ -41,6 +41,19 @@ public final class AgentArgs {
         .orElse(EtcdRelease.DEFAULT);
   }
 
+  public static final String QUOTA = "--quota-backend-bytes=";
+
+  /** The space quota member arguments give etcd, if they name one. */
+  public static Optional<Long> quotaBytes(List<String> args) {
+    return args.stream().filter(a -> a.startsWith(QUOTA)).findFirst().flatMap(a -> {
+      try {
+        return Optional.of(Long.parseLong(a.substring(QUOTA.length())));
+      } catch (NumberFormatException e) {
+        return Optional.empty();
+      }
+    });
+  }
+
   /** Whether member arguments run etcd with peer TLS. */
   public static boolean peerTls(List<String> args) {
     return args.stream().anyMatch(a -> a.startsWith("--peer-tls-dir="));

@@ -95,6 +95,13 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
         .map(c -> AgentArgs.etcdRelease(c.getArgs())).orElse(EtcdRelease.DEFAULT));
   }
 
+  /** The space quota the member's pod gives etcd (its agent's argument), empty without one. */
+  public Optional<Long> podQuotaBytes() {
+    return pod.filter(p -> p.getSpec() != null).flatMap(p -> p.getSpec().getContainers().stream()
+        .filter(c -> c.getArgs() != null && c.getArgs().contains("agent")).findFirst()
+        .flatMap(c -> AgentArgs.quotaBytes(c.getArgs())));
+  }
+
   /** The PVC waits for a pod start to finish growing its file system. */
   public boolean fileSystemResizePending() {
     return pvc.filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null)

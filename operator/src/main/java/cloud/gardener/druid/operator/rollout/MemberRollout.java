@@ -318,6 +318,9 @@ public final class MemberRollout {
       if (!EtcdConfigMapBuilder.checksum(s.etcd()).equals(m.configChecksum().orElse(null))) {
         reasons.add(RestartReason.ETCD_CONFIG_CHANGED);
       }
+      if (m.podQuotaBytes().filter(q -> q != EtcdDefaults.quotaBytes(s.etcd())).isPresent()) {
+        reasons.add(RestartReason.QUOTA_CHANGED);
+      }
       if (m.podEtcdRelease().filter(EtcdDefaults.etcdRelease(s.etcd())::equals).isEmpty()) {
         reasons.add(RestartReason.ETCD_VERSION_CHANGED);
       }

@@ -134,6 +134,19 @@ class MemberRolloutTest {
         + " changed; the etcd configuration changed)");
   }
 
+  /** A raised quota (the capacity flow's, or spec.etcd.quota) is named on the restart. */
+  @Test
+  void aChangedQuotaIsNamedOnTheRestart() {
+    FakeCluster c = threeMembers("old", 0);
+    c.members.get(2).configChecksum = "an-older-configuration";
+    c.members.get(2).quotaBytes = 24L << 20;
+    RestartMember first = (RestartMember) rollout.next(c.snapshot(), c.desired());
+    assertThat(first.reasons()).containsExactly(RestartReason.SPEC_CHANGED,
+        RestartReason.ETCD_CONFIG_CHANGED, RestartReason.QUOTA_CHANGED);
+    assertThat(first.describe()).isEqualTo("restarting member etcd-2 (the member's pod spec"
+        + " changed; the etcd configuration changed; the space quota changes)");
+  }
+
   @Test
   void aRestartSaysWhyTheMemberRestarts() {
     FakeCluster c = threeMembers("old", 0);

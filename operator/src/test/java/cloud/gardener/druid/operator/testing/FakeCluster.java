@@ -53,6 +53,8 @@ public final class FakeCluster {
     public MemberSpace space;
     /** The etcd the pod runs (its agent's --etcd-version); null: the image's default. */
     public EtcdRelease etcd;
+    /** The quota the pod gives etcd (its agent's --quota-backend-bytes); null: the desired. */
+    public Long quotaBytes;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -153,7 +155,9 @@ public final class FakeCluster {
           .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
         .endMetadata()
         .withNewSpec().addNewContainer().withName("etcd").withArgs("agent",
-            AgentArgs.ETCD_VERSION + release(m).version()).endContainer().endSpec()
+            AgentArgs.ETCD_VERSION + release(m).version(), AgentArgs.QUOTA
+                + (m.quotaBytes != null ? m.quotaBytes : EtcdDefaults.quotaBytes(etcd)))
+          .endContainer().endSpec()
         .withNewStatus().withPodIP("127.0.0." + (ordinal + 1))
           .addNewCondition().withType("Ready").withStatus(m.ready ? "True" : "False")
           .endCondition().endStatus()

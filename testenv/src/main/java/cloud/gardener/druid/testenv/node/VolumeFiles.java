@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * {@code tls.key} can still see two versions; one that resolves {@code ..data} first reads
  * one version of every file.
  */
-final class VolumeFiles {
+public final class VolumeFiles {
 
   static final String DATA = "..data";
   private static final String DATA_TMP = "..data_tmp";
@@ -34,6 +34,11 @@ final class VolumeFiles {
   private static final AtomicLong SEQUENCE = new AtomicLong();
 
   private VolumeFiles() {
+  }
+
+  /** Makes {@code payload} the volume's current version, as a kubelet does on a change. */
+  public static void write(Path dir, Map<String, byte[]> payload) {
+    write(dir, payload, Set.of());
   }
 
   /**

@@ -72,6 +72,14 @@ public final class TrustedCas {
     return copy;
   }
 
+  /**
+   * True when a pod started with one CA bundle and the spec's is another; not when TLS is
+   * turned on (the peer URL change says so) or a pod predates the checksum.
+   */
+  public static boolean changed(Optional<String> running, Optional<String> desired) {
+    return running.isPresent() && desired.isPresent() && !running.equals(desired);
+  }
+
   /** The checksum the Etcd of this reconcile carries. */
   public static Optional<String> of(Etcd etcd) {
     return Optional.ofNullable(etcd.getMetadata().getAnnotations()).map(a -> a.get(ANNOTATION));

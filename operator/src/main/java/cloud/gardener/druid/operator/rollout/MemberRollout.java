@@ -322,7 +322,7 @@ public final class MemberRollout {
       if (m.podEtcdRelease().filter(EtcdDefaults.etcdRelease(s.etcd())::equals).isEmpty()) {
         reasons.add(RestartReason.ETCD_VERSION_CHANGED);
       }
-      if (!TrustedCas.of(s.etcd()).equals(m.trustedCaChecksum())) {
+      if (TrustedCas.changed(m.trustedCaChecksum(), TrustedCas.of(s.etcd()))) {
         reasons.add(RestartReason.CERTIFICATE_CHANGED);
       }
     }

@@ -62,6 +62,13 @@ class TrustedCasTest {
     assertThat(one.getMetadata().getAnnotations()).containsEntry(TrustedCas.ANNOTATION, "one");
   }
 
+  @Test
+  void aChangeIsABundleReplacedNotTlsTurnedOnNorAPodBeforeTheChecksum() {
+    assertThat(TrustedCas.changed(Optional.of("a"), Optional.of("b"))).isTrue();
+    assertThat(TrustedCas.changed(Optional.of("a"), Optional.of("a"))).isFalse();
+    assertThat(TrustedCas.changed(Optional.empty(), Optional.of("b"))).isFalse();
+  }
+
   private static Etcd peerTls(Etcd etcd, String dataKey) {
     PeerTLSConfig tls = new PeerTLSConfig();
     KeyedSecretReference ca = new KeyedSecretReference();

@@ -35,14 +35,13 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * Peer certificates of a 3-member Etcd under continuous client writes, the CA rotation's
- * first two steps: a new leaf of the same CA in the same Secret is served by every member
+ * Peer certificates of a 3-member Etcd under continuous client writes, a renewal and a whole
+ * CA rotation: a new leaf of the same CA in the same Secret is served by every member
  * without a restart (etcd reads certificate and key at every handshake); a bundle of the old
  * and the new CA, declared as a new {@code tlsCASecretRef}, is a quorum-aware roll with the
  * reason "certificate changed" (etcd reads CA bundles only at start); then leaves of the new
- * CA in place, again without a restart. Zero failed writes, every key kept, the predicate
- * never complete before the roll's end. The last step (the new CA alone) is the same kind of
- * roll as the first.
+ * CA in place, again without a restart; the new CA alone, declared, the second roll. Zero
+ * failed writes, every key kept, the predicate never complete before a roll's end.
  */
 @WithOperator
 class CertificateRotationIT {
@@ -105,6 +104,20 @@ class CertificateRotationIT {
         EtcdClients.put(etcdClient.getKVClient(), "/after-new-leaves", "ok"); // peers agree
       }
       assertThat(podUids(client, etcd)).isEqualTo(rolled);
+
+      // 4. the new CA alone, declared: the second roll; a certificate of the old CA is refused
+      client.resource(caSecret("crot-peer-ca-3", ca2)).create();
+      Etcd last = EtcdEdits.edit(client, "crot",
+          e -> e.getSpec().getEtcd().setPeerUrlTls(peerTls("crot-peer-ca-3")));
+      awaitRolloutComplete(client, "crot");
+      assertThat(recorder.completeVersions(last.getMetadata().getGeneration())).isPositive();
+      assertThat(podUids(client, etcd).values()).doesNotContainAnyElementsOf(rolled.values());
+      assertThat(ItSupport.events(client, "Etcd", "crot").stream()
+          .filter(e -> "MemberRestarted".equals(e.getReason())
+              && e.getMessage().contains("certificate changed"))
+          .mapToInt(e -> e.getCount() == null ? 1 : e.getCount()).sum()).isEqualTo(6);
+      assertThat(servedSerials(client, etcd, leaf3, ca2).values())
+          .containsOnly(leaf3.certificate().getSerialNumber());
       load.stop();
 
       assertThat(load.failures()).as("slowest request " + load.slowestMillis()
@@ -112,6 +125,12 @@ class CertificateRotationIT {
           + " (" + load.retries() + " retried on UNAVAILABLE)").isEmpty();
       assertThat(load.requests()).isGreaterThan(10);
       assertThat(recorder.violations()).isEmpty();
+      assertThat(recorder.restartedLeaders()).as("members deleted while they led").isEmpty();
+      try (var etcdClient = EtcdClients.connect(EtcdClients.endpoints(client, etcd))) {
+        for (long i = 0; i < load.written(); i++) {
+          assertThat(EtcdClients.get(etcdClient.getKVClient(), "/certs/" + i)).isEqualTo("v" + i);
+        }
+      }
       assertThat(client.pods().withLabels(EtcdLabels.memberSelector(etcd)).list().getItems())
           .allSatisfy(p -> assertThat(p.getStatus().getContainerStatuses())
               .allSatisfy(c -> assertThat(c.getRestartCount()).isZero()));

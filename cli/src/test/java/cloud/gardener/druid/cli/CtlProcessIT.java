@@ -330,6 +330,61 @@ class CtlProcessIT {
     }
   }
 
+  /** The certificates of a peer-TLS Etcd in step 1 of a CA rotation; no key is ever printed. */
+  @Test
+  void certificatesListsEveryCertificateAndTheStepOfACaRotation(KubernetesClient client) {
+    java.time.Instant now = java.time.Instant.now();
+    var oldCa = cloud.gardener.druid.api.tls.Certificates.ca("old-ca",
+        now.minus(java.time.Duration.ofDays(100)), now.plus(java.time.Duration.ofDays(30).plusHours(1)));
+    var newCa = cloud.gardener.druid.api.tls.Certificates.ca("new-ca",
+        now.minus(java.time.Duration.ofDays(1)), now.plus(java.time.Duration.ofDays(365)));
+    String peerDomain = "*.etcd-certs-peer." + client.getNamespace() + ".svc";
+    var leaf = cloud.gardener.druid.api.tls.Certificates.issue(oldCa, "etcd-peer",
+        List.of(peerDomain), cloud.gardener.druid.api.tls.Certificates.Use.PEER,
+        now.minus(java.time.Duration.ofDays(1)), now.plus(java.time.Duration.ofDays(20).plusHours(1)));
+    var encoder = java.util.Base64.getEncoder();
+    client.resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+        .withName("certs-peer-ca").endMetadata().addToData("ca.crt", encoder.encodeToString(
+            (oldCa.certificatePem() + newCa.certificatePem()).getBytes(StandardCharsets.UTF_8)))
+        .build()).create();
+    client.resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+        .withName("certs-peer-server").endMetadata()
+        .addToData("tls.crt", encoder.encodeToString(leaf.certificatePem()
+            .getBytes(StandardCharsets.UTF_8)))
+        .addToData("tls.key", encoder.encodeToString(leaf.keyPem()
+            .getBytes(StandardCharsets.UTF_8))).build()).create();
+    CtlCommandsIT.create(client, "etcd-certs", Map.of());
+    try {
+      client.resources(Etcd.class).withName("etcd-certs").edit(e -> {
+        var tls = new cloud.gardener.druid.api.v1alpha1.PeerTLSConfig();
+        var ca = new cloud.gardener.druid.api.v1alpha1.KeyedSecretReference();
+        ca.setName("certs-peer-ca");
+        ca.setDataKey("ca.crt");
+        tls.setTlsCASecretRef(ca);
+        var server = new io.fabric8.kubernetes.api.model.SecretReference();
+        server.setName("certs-peer-server");
+        tls.setServerTLSSecretRef(server);
+        e.getSpec().getEtcd().setPeerUrlTls(tls);
+        return e;
+      });
+
+      DruidProcess.Result shown = druid.kubectlDruid("certificates", "etcd-certs");
+
+      assertThat(shown.code()).as(shown.terminal()).isZero();
+      assertThat(shown.out()).contains("CN=old-ca", "CN=new-ca", "CN=etcd-peer", peerDomain,
+          "certs-peer-ca", "certs-peer-server", "30d", "20d")
+          .contains("peer: trusts 2 CAs; 0 of 0 members started with it: step 1 of 3 done,"
+              + " every member trusts the new CA CN=new-ca; next: serve its certificates")
+          .contains("etcd-certs-agent-api-tls").doesNotContain("PRIVATE KEY");
+      assertThat(druid.kubectlDruid("certificates", "no-such-etcd").code())
+          .isEqualTo(ExitCodes.NOT_FOUND);
+    } finally {
+      client.resources(Etcd.class).withName("etcd-certs").delete();
+      client.secrets().withName("certs-peer-ca").delete();
+      client.secrets().withName("certs-peer-server").delete();
+    }
+  }
+
   @Test
   void usageAndConnectionErrorsGoToStderrWithTheirExitCodes() {
     DruidProcess.Result usage = druid.kubectlDruid("status", "--output", "xml");

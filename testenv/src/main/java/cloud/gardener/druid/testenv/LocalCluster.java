@@ -81,7 +81,7 @@ public final class LocalCluster implements AutoCloseable {
       NodeSimulator simulator = NodeSimulator.start(client, new NodeSimulatorConfig(
           NodeSimulatorConfig.DEFAULT_NODE_NAME, workDir, controlPlane.apiServerPort(), runtimes,
           HostsFile.system("run-" + ProcessHandle.current().pid()),
-          controlPlane.kubeletCredentials()), ledger);
+          controlPlane.kubeletCredentials(), volumeRefresh()), ledger);
       return new LocalCluster(workDir, ledger, audit, controlPlane, client, simulator);
     } catch (RuntimeException e) {
       if (client != null) {
@@ -93,6 +93,16 @@ public final class LocalCluster implements AutoCloseable {
       audit.close();
       throw e;
     }
+  }
+
+  /**
+   * How soon the node gives pods a changed Secret or ConfigMap: {@code
+   * -Ddruid.node.volumeRefreshSeconds} (a kubelet takes up to a minute or two), 2 s by default
+   * so that tests of a rotation wait little.
+   */
+  static java.time.Duration volumeRefresh() {
+    return java.time.Duration.ofMillis((long) (1000
+        * Double.parseDouble(System.getProperty("druid.node.volumeRefreshSeconds", "2"))));
   }
 
   /** A client of the admin user, for {@code namespace} (null: the kubeconfig's default). */

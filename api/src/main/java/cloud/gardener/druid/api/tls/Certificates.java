@@ -46,7 +46,11 @@ public final class Certificates {
   }
 
   /** What a leaf certificate is for. */
-  public enum Use { SERVER, CLIENT }
+  public enum Use {
+    SERVER, CLIENT,
+    /** Server and client, as an etcd certificate used for its peers or by the agent too. */
+    PEER
+  }
 
   private Certificates() {
   }
@@ -84,8 +88,12 @@ public final class Certificates {
           Date.from(notAfter), new X500Principal("CN=" + commonName), keys.getPublic())
           .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
           .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-              use == Use.SERVER ? KeyPurposeId.id_kp_serverAuth : KeyPurposeId.id_kp_clientAuth))
+          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(switch (use) {
+            case SERVER -> new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth};
+            case CLIENT -> new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth};
+            case PEER -> new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth,
+                KeyPurposeId.id_kp_clientAuth};
+          }))
           .addExtension(Extension.authorityKeyIdentifier, false,
               ext.createAuthorityKeyIdentifier(ca.certificate()));
       if (!dnsNames.isEmpty()) {

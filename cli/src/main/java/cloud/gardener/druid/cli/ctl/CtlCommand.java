@@ -43,6 +43,7 @@ import picocli.CommandLine.Command;
         BackupsCommand.class,
         LogsCommand.class,
         CtlProbeCommand.class,
+        CertificatesCommand.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes (of every command):%n",
     exitCodeList = {

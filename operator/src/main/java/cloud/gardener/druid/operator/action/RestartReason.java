@@ -18,6 +18,11 @@ public enum RestartReason {
   QUOTA_CHANGED("the space quota changes"),
   /** Part of that: the member runs another etcd version than the spec asks for. */
   ETCD_VERSION_CHANGED("the etcd version changes"),
+  /**
+   * Part of that: a CA bundle of client or peer TLS changed, which etcd reads only at start
+   * (a new certificate and key it reads at every handshake: no restart for those).
+   */
+  CERTIFICATE_CHANGED("certificate changed: a trusted CA bundle, read by etcd only at start"),
   /** The member is outdated and not ready: it does not count toward quorum, so it goes first. */
   NOT_READY("not ready, updated first"),
   /** The volume grew and its file system is resized when the pod starts again. */

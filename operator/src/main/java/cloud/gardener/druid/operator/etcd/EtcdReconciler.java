@@ -8,6 +8,7 @@ import cloud.gardener.druid.operator.cache.OwnedCaches;
 import cloud.gardener.druid.operator.capacity.CapacityAction;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.model.DesiredMembers;
+import cloud.gardener.druid.operator.model.TrustedCas;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
@@ -98,7 +99,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   @Override
   public UpdateControl<Etcd> reconcile(Etcd cached, Context<Etcd> context) {
     // the members' quota and volume size follow the capacity record: never an older one
-    Etcd etcd = volumes.latest(cached);
+    Etcd etcd = withTrustedCas(volumes.latest(cached));
     OperationRecord op = new OperationRecord(etcd, clock.instant());
     SpecGate gate = SpecGate.decide(etcd, autoReconcile);
     DesiredMembers desired = DesiredMembers.of(etcd, settings);
@@ -129,6 +130,15 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     boolean capacityActed = step.filter(Step::capacityActed).isPresent();
     return UpdateControl.<Etcd>noUpdate().rescheduleAfter(
         (done && !capacityActed) || !gate.reconcileSpec() ? resync(after) : STEP_REQUEUE);
+  }
+
+  /**
+   * The Etcd with the checksum of the CA bundles its Secrets hold now (read from the API
+   * server: users' Secrets are not in the operator's caches); a changed one rolls the members.
+   */
+  private Etcd withTrustedCas(Etcd etcd) {
+    return TrustedCas.withChecksum(etcd, TrustedCas.compute(etcd, (ns, name) ->
+        client.secrets().inNamespace(ns).withName(name).get()));
   }
 
   /** The next resync, jittered by up to 10% so the Etcds of one start spread out. */

@@ -67,6 +67,8 @@ public final class MemberPodBuilder {
     Map<String, String> runningAnnotations = running.getMetadata().getAnnotations();
     annotations.put(CONFIG_CHECKSUM_ANNOTATION, runningAnnotations == null ? null
         : runningAnnotations.get(CONFIG_CHECKSUM_ANNOTATION));
+    annotations.put(TrustedCas.ANNOTATION, runningAnnotations == null ? null
+        : runningAnnotations.get(TrustedCas.ANNOTATION));
     labels.values().removeIf(java.util.Objects::isNull);
     annotations.values().removeIf(java.util.Objects::isNull);
     return new ObjectMetaBuilder().withLabels(labels).withAnnotations(annotations).build();
@@ -115,13 +117,21 @@ public final class MemberPodBuilder {
     if (spec.getAnnotations() != null) {
       annotations.putAll(spec.getAnnotations());
     }
-    annotations.put(CONFIG_CHECKSUM_ANNOTATION, EtcdConfigMapBuilder.checksum(etcd));
+    annotations.putAll(runAnnotations(etcd));
     return new PodBuilder(runTemplate(etcd, settings))
         .editMetadata()
           .withLabels(EtcdLabels.merge(spec.getLabels(), EtcdLabels.memberSelector(etcd)))
           .withAnnotations(annotations)
         .endMetadata()
         .build();
+  }
+
+  /** Checksums of what a member reads only at start: the etcd configuration, the CA bundles. */
+  private static Map<String, String> runAnnotations(Etcd etcd) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(CONFIG_CHECKSUM_ANNOTATION, EtcdConfigMapBuilder.checksum(etcd));
+    TrustedCas.of(etcd).ifPresent(c -> annotations.put(TrustedCas.ANNOTATION, c));
+    return annotations;
   }
 
   /** The template without the spec's labels and annotations: what a member runs. */
@@ -133,7 +143,7 @@ public final class MemberPodBuilder {
         .withNewMetadata()
           .withNamespace(names.namespace())
           .withLabels(EtcdLabels.memberSelector(etcd))
-          .withAnnotations(Map.of(CONFIG_CHECKSUM_ANNOTATION, EtcdConfigMapBuilder.checksum(etcd)))
+          .withAnnotations(runAnnotations(etcd))
         .endMetadata()
         .withNewSpec()
           .withSubdomain(names.peerService())

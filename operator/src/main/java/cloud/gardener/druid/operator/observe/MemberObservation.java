@@ -7,6 +7,7 @@ import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.operator.model.AgentArgs;
 import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
+import cloud.gardener.druid.operator.model.TrustedCas;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -118,6 +119,12 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
   public Optional<String> configChecksum() {
     return pod.map(p -> p.getMetadata().getAnnotations())
         .map(a -> a.get(MemberPodBuilder.CONFIG_CHECKSUM_ANNOTATION));
+  }
+
+  /** The checksum of the CA bundles the pod was started with ({@link TrustedCas}). */
+  public Optional<String> trustedCaChecksum() {
+    return pod.map(p -> p.getMetadata().getAnnotations())
+        .map(a -> a.get(TrustedCas.ANNOTATION));
   }
 
   public Optional<String> volumeRevision() {

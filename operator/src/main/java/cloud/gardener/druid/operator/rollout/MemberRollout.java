@@ -6,6 +6,7 @@ import cloud.gardener.druid.operator.action.RolloutAction;
 import cloud.gardener.druid.operator.action.RestartReason;
 
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
+import cloud.gardener.druid.operator.model.TrustedCas;
 import cloud.gardener.druid.operator.model.DesiredMembers;
 import cloud.gardener.druid.operator.model.EtcdDefaults;
 import cloud.gardener.druid.operator.agent.AgentView;
@@ -323,6 +324,9 @@ public final class MemberRollout {
       }
       if (m.podEtcdRelease().filter(EtcdDefaults.etcdRelease(s.etcd())::equals).isEmpty()) {
         reasons.add(RestartReason.ETCD_VERSION_CHANGED);
+      }
+      if (TrustedCas.changed(m.trustedCaChecksum(), TrustedCas.of(s.etcd()))) {
+        reasons.add(RestartReason.CERTIFICATE_CHANGED);
       }
     }
     if (m.fileSystemResizePending()) {

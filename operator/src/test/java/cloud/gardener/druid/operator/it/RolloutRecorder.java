@@ -7,6 +7,7 @@ import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
+import cloud.gardener.druid.operator.model.TrustedCas;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -43,6 +44,11 @@ final class RolloutRecorder implements AutoCloseable {
   private final OperatorSettings settings;
   /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
   private volatile Supplier<String> clusterVersionProbe;
+  /**
+   * The Etcd with the checksum of its CA bundles as the operator gives it (part of the member
+   * revision): from the Secrets as they are now, so a recording assumes they do not change.
+   */
+  private java.util.function.UnaryOperator<Etcd> withTrustedCas = e -> e;
   /** Reads the recorded Etcd as the API server has it now. */
   private Supplier<Etcd> current = () -> null;
 
@@ -52,6 +58,8 @@ final class RolloutRecorder implements AutoCloseable {
 
   static RolloutRecorder start(KubernetesClient client, Etcd etcd, OperatorSettings settings) {
     RolloutRecorder r = new RolloutRecorder(settings);
+    r.withTrustedCas = e -> TrustedCas.withChecksum(e, TrustedCas.compute(e, (namespace, name) ->
+        client.secrets().inNamespace(namespace).withName(name).get()));
     String ns = etcd.getMetadata().getNamespace();
     var etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
     var pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
@@ -184,7 +192,7 @@ final class RolloutRecorder implements AutoCloseable {
         violations.add("rv " + e.version() + ": complete while etcd's cluster version is "
             + e.clusterVersion() + ", not " + minor);
       }
-      String desired = MemberPodBuilder.revision(etcd, settings);
+      String desired = MemberPodBuilder.revision(withTrustedCas.apply(etcd), settings);
       int replicas = etcd.getSpec().getReplicas();
       if (pods.size() != replicas) {
         violations.add("rv " + e.version() + ": complete with " + pods.size() + " pods for "
@@ -272,7 +280,8 @@ final class RolloutRecorder implements AutoCloseable {
     if (complete.isEmpty()) {
       return java.util.Optional.empty();
     }
-    String desired = MemberPodBuilder.revision((Etcd) complete.get().object(), settings);
+    String desired = MemberPodBuilder.revision(withTrustedCas.apply((Etcd) complete.get().object()),
+        settings);
     Map<String, Long> firstReady = new TreeMap<>();
     entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
         .filter(e -> e.version().compareTo(complete.get().version()) < 0)

@@ -147,6 +147,22 @@ class MemberRolloutTest {
         + " changed; the etcd configuration changed; the space quota changes)");
   }
 
+  /** A changed CA bundle (etcd reads it only at start) restarts with its own reason. */
+  @Test
+  void aChangedCaBundleRestartsWithTheReasonCertificateChanged() {
+    FakeCluster c = new FakeCluster(cloud.gardener.druid.operator.model.TrustedCas.withChecksum(
+        Etcds.etcd("etcd", 3), java.util.Optional.of("bundle-2")));
+    for (int i = 0; i < 3; i++) {
+      c.add(i, "old");
+      c.members.get(i).trustedCaChecksum = "bundle-1";
+    }
+    c.members.get(1).role = "Leader";
+    RestartMember first = (RestartMember) rollout.next(c.snapshot(), c.desired());
+    assertThat(first.reasons()).containsExactly(RestartReason.SPEC_CHANGED,
+        RestartReason.CERTIFICATE_CHANGED);
+    assertThat(first.describe()).contains("certificate changed");
+  }
+
   @Test
   void aRestartSaysWhyTheMemberRestarts() {
     FakeCluster c = threeMembers("old", 0);

@@ -49,6 +49,8 @@ public final class FakeCluster {
     public boolean agentAnswers = true;
     /** The etcd configuration's checksum on the pod; null: the desired one. */
     public String configChecksum;
+    /** The CA bundles' checksum on the pod; null: the desired one. */
+    public String trustedCaChecksum;
     /** The member's space as its agent reports it; null: not reported. */
     public MemberSpace space;
     /** The etcd the pod runs (its agent's --etcd-version); null: the image's default. */
@@ -145,6 +147,14 @@ public final class FakeCluster {
         .map(e -> e.getValue().id(e.getKey())).findFirst().orElse("");
   }
 
+  private java.util.Map<String, String> trustedCas(Member m) {
+    java.util.Optional<String> checksum = m.trustedCaChecksum != null
+        ? java.util.Optional.of(m.trustedCaChecksum)
+        : cloud.gardener.druid.operator.model.TrustedCas.of(etcd);
+    return checksum.map(c -> java.util.Map.of(
+        cloud.gardener.druid.operator.model.TrustedCas.ANNOTATION, c)).orElse(java.util.Map.of());
+  }
+
   private Pod pod(String name, int ordinal, Member m) {
     return new PodBuilder()
         .withNewMetadata().withName(name).withNamespace(etcd.getMetadata().getNamespace())
@@ -152,6 +162,7 @@ public final class FakeCluster {
           .addToLabels(Labels.MEMBER_REVISION, m.podRevision)
           .addToAnnotations(MemberPodBuilder.CONFIG_CHECKSUM_ANNOTATION,
               m.configChecksum != null ? m.configChecksum : EtcdConfigMapBuilder.checksum(etcd))
+          .addToAnnotations(trustedCas(m))
           .withDeletionTimestamp(m.terminating ? "2026-01-01T00:00:00Z" : null)
         .endMetadata()
         .withNewSpec().addNewContainer().withName("etcd").withArgs("agent",

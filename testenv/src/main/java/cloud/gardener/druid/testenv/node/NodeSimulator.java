@@ -3,6 +3,9 @@ package cloud.gardener.druid.testenv.node;
 import cloud.gardener.druid.testenv.process.ProcessLedger;
 import cloud.gardener.druid.testenv.storage.HostPathProvisioner;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -63,6 +66,8 @@ public final class NodeSimulator implements AutoCloseable {
   private HostPathProvisioner provisioner;
   private SharedIndexInformer<Pod> pods;
   private SharedIndexInformer<Service> services;
+  private SharedIndexInformer<Secret> secrets;
+  private SharedIndexInformer<ConfigMap> configMaps;
 
   private NodeSimulator(KubernetesClient client, NodeSimulatorConfig config, ProcessLedger ledger) {
     this.client = client;
@@ -72,7 +77,8 @@ public final class NodeSimulator implements AutoCloseable {
         config.apiServerPort(), config.runtimes(), addresses, ledger, () -> dnsDirty.set(true),
         new ContainerLogs(config.workDir().toAbsolutePath().resolve("logs"),
             config.workDir().toAbsolutePath().resolve("pod-logs"),
-            ContainerLogs.DEFAULT_MAX_BYTES, ContainerLogs.DEFAULT_MAX_FILES));
+            ContainerLogs.DEFAULT_MAX_BYTES, ContainerLogs.DEFAULT_MAX_FILES),
+        config.volumeRefresh());
   }
 
   /** Registers the node and starts serving pods; pod processes are recorded in {@code ledger}. */
@@ -94,6 +100,9 @@ public final class NodeSimulator implements AutoCloseable {
     registration = NodeRegistration.start(client, config.nodeName(), kubelet.port());
     services = client.services().inAnyNamespace().inform(dnsTrigger(), 60_000);
     pods = client.pods().inAnyNamespace().inform(podHandler(), 60_000);
+    secrets = client.secrets().inAnyNamespace().inform(volumeSourceHandler("Secret"), 0);
+    configMaps = client.configMaps().inAnyNamespace().inform(volumeSourceHandler("ConfigMap"),
+        0);
     dnsThread.scheduleWithFixedDelay(this::publishDnsIfDirty, 0, 100, TimeUnit.MILLISECONDS);
   }
 
@@ -117,6 +126,34 @@ public final class NodeSimulator implements AutoCloseable {
         }
         context.logs().remove(pod);
         dnsDirty.set(true);
+      }
+    };
+  }
+
+  /** Tells the pods mounting a Secret or ConfigMap that it changed (they refresh after a delay). */
+  private <T extends HasMetadata> ResourceEventHandler<T> volumeSourceHandler(String kind) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        changed(obj);
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        if (!Objects.equals(oldObj.getMetadata().getResourceVersion(),
+            newObj.getMetadata().getResourceVersion())) {
+          changed(newObj);
+        }
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        changed(obj);
+      }
+
+      private void changed(T obj) {
+        workers.values().forEach(w -> w.volumeSourceChanged(obj.getMetadata().getNamespace(),
+            kind, obj.getMetadata().getName()));
       }
     };
   }
@@ -260,6 +297,12 @@ public final class NodeSimulator implements AutoCloseable {
     }
     if (services != null) {
       services.close();
+    }
+    if (secrets != null) {
+      secrets.close();
+    }
+    if (configMaps != null) {
+      configMaps.close();
     }
     dnsThread.shutdownNow();
     workers.values().forEach(w -> w.update(null));

@@ -27,10 +27,12 @@ final class PodContainers {
   private final List<ContainerInstance> initContainers;
   private final List<ContainerInstance> containers;
   private final String podIp;
+  private final PodVolumes volumes;
 
   private PodContainers(String key, List<ContainerInstance> initContainers,
-      List<ContainerInstance> containers, String podIp) {
+      List<ContainerInstance> containers, String podIp, PodVolumes volumes) {
     this.key = key;
+    this.volumes = volumes;
     this.initContainers = initContainers;
     this.containers = containers;
     this.podIp = podIp;
@@ -64,7 +66,12 @@ final class PodContainers {
     LoopbackGuard.describeFirst(checked).ifPresent(message -> {
       throw new ConfigError("CreateContainerConfigError", message);
     });
-    return new PodContainers(key, List.copyOf(inits), List.copyOf(mains), ip);
+    return new PodContainers(key, List.copyOf(inits), List.copyOf(mains), ip, volumes);
+  }
+
+  /** The pod's volumes, for refreshing Secret and ConfigMap contents. */
+  PodVolumes volumes() {
+    return volumes;
   }
 
   /** The pod's loopback address. */

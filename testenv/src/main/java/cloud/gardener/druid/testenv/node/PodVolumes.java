@@ -27,13 +27,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.HashSet;
 
 /**
  * Materialises a pod's volumes as host directories: a PVC is the directory of its bound PV
  * (hostPath or local), a hostPath volume the host directory itself, emptyDir a fresh per-pod
  * directory, Secret, ConfigMap, downwardAPI and
  * projected volumes (including the service-account token, from the TokenRequest API) files in
- * a per-pod directory. Contents are written once, at pod start.
+ * a per-pod directory, each in versions as the kubelet's atomic writer ({@link VolumeFiles});
+ * {@link #refresh()} writes a new version when a Secret or ConfigMap changed.
  */
 final class PodVolumes {
 
@@ -49,6 +52,9 @@ final class PodVolumes {
   private final Path podDir;
   private final Map<String, Path> hostDirs = new LinkedHashMap<>();
   private final Map<String, String> configTexts = new LinkedHashMap<>();
+  private final Map<String, byte[]> tokens = new LinkedHashMap<>();
+  /** Versions a subPath mount resolved to: the kubelet's bind mount keeps them, so do we. */
+  private final Set<Path> pinned = new HashSet<>();
 
   PodVolumes(KubernetesClient client, Pod pod, Path podDir) {
     this.client = client;
@@ -80,11 +86,26 @@ final class PodVolumes {
         throw new IllegalStateException("volume " + mount.getName() + " is not defined");
       }
       Path host = mount.getSubPath() == null || mount.getSubPath().isEmpty() ? dir
-          : dir.resolve(mount.getSubPath());
+          : pinnedSubPath(dir, mount.getSubPath());
       mounts.add(new MountPaths.Mount(mount.getMountPath(), host));
       link(podRoot, mount.getMountPath(), host);
     }
     return new MountPaths(mounts);
+  }
+
+  /** A subPath of a versioned volume stays on the version of container start, as in a kubelet. */
+  private Path pinnedSubPath(Path dir, String subPath) {
+    VolumeFiles.checkPath(subPath);
+    Path version = VolumeFiles.current(dir);
+    if (version == null) {
+      return dir.resolve(subPath);
+    }
+    try {
+      pinned.add(version.toRealPath());
+      return version.toRealPath().resolve(subPath);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private Path setUp(Volume volume) {
@@ -96,20 +117,92 @@ final class PodVolumes {
     }
     Path dir = podDir.resolve("volumes").resolve(volume.getName());
     mkdirs(dir);
-    if (volume.getConfigMap() != null) {
-      writeConfigMap(dir, volume.getConfigMap().getName(), volume.getConfigMap().getItems(),
-          Boolean.TRUE.equals(volume.getConfigMap().getOptional()));
-    } else if (volume.getSecret() != null) {
-      writeSecret(dir, volume.getSecret().getSecretName(), volume.getSecret().getItems(),
-          Boolean.TRUE.equals(volume.getSecret().getOptional()));
-    } else if (volume.getDownwardAPI() != null) {
-      writeDownward(dir, volume.getDownwardAPI().getItems());
-    } else if (volume.getProjected() != null) {
-      for (VolumeProjection source : volume.getProjected().getSources()) {
-        writeProjection(dir, source);
-      }
+    Map<String, String> texts = new LinkedHashMap<>();
+    Optional<Map<String, byte[]>> payload = payloadOf(volume, texts);
+    if (payload.isPresent()) {
+      VolumeFiles.write(dir, payload.get(), pinned);
+      configTexts.putAll(texts);
     }
     return dir; // emptyDir and anything unknown: an empty per-pod directory
+  }
+
+  /**
+   * Writes the current contents of every Secret, ConfigMap and projected volume whose source
+   * changed, as a new version (the kubelet's atomic swap). A source that is gone keeps its
+   * last version; contents naming a non-loopback address are refused.
+   *
+   * @return the names of the volumes given a new version
+   */
+  List<String> refresh() {
+    List<String> refreshed = new ArrayList<>();
+    for (Volume volume : listOf(pod.getSpec().getVolumes())) {
+      if (!refreshable(volume)) {
+        continue;
+      }
+      Path dir = hostDirs.get(volume.getName());
+      Map<String, String> texts = new LinkedHashMap<>();
+      Optional<Map<String, byte[]>> payload;
+      try {
+        payload = payloadOf(volume, texts);
+      } catch (NotReady e) {
+        continue;
+      }
+      if (payload.isEmpty() || VolumeFiles.holds(dir, payload.get())) {
+        continue;
+      }
+      Optional<String> refused = LoopbackGuard.describeFirst(texts);
+      if (refused.isPresent()) {
+        throw new IllegalStateException(refused.get());
+      }
+      VolumeFiles.write(dir, payload.get(), pinned);
+      refreshed.add(volume.getName());
+    }
+    return refreshed;
+  }
+
+  /** True when the pod mounts {@code kind} ("Secret" or "ConfigMap") {@code name}. */
+  boolean uses(String kind, String name) {
+    for (Volume volume : listOf(pod.getSpec().getVolumes())) {
+      if ("Secret".equals(kind) && volume.getSecret() != null
+          && name.equals(volume.getSecret().getSecretName())
+          || "ConfigMap".equals(kind) && volume.getConfigMap() != null
+          && name.equals(volume.getConfigMap().getName())) {
+        return true;
+      }
+      if (volume.getProjected() != null && volume.getProjected().getSources().stream()
+          .anyMatch(s -> "Secret".equals(kind) && s.getSecret() != null
+              && name.equals(s.getSecret().getName())
+              || "ConfigMap".equals(kind) && s.getConfigMap() != null
+              && name.equals(s.getConfigMap().getName()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean refreshable(Volume volume) {
+    return volume.getSecret() != null || volume.getConfigMap() != null
+        || volume.getProjected() != null;
+  }
+
+  private Optional<Map<String, byte[]>> payloadOf(Volume volume, Map<String, String> texts) {
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    if (volume.getConfigMap() != null) {
+      configMapFiles(files, volume.getConfigMap().getName(), volume.getConfigMap().getItems(),
+          Boolean.TRUE.equals(volume.getConfigMap().getOptional()), texts);
+    } else if (volume.getSecret() != null) {
+      secretFiles(files, volume.getSecret().getSecretName(), volume.getSecret().getItems(),
+          Boolean.TRUE.equals(volume.getSecret().getOptional()));
+    } else if (volume.getDownwardAPI() != null) {
+      downwardFiles(files, volume.getDownwardAPI().getItems());
+    } else if (volume.getProjected() != null) {
+      for (VolumeProjection source : volume.getProjected().getSources()) {
+        projectionFiles(files, volume.getName(), source, texts);
+      }
+    } else {
+      return Optional.empty();
+    }
+    return Optional.of(files);
   }
 
   /** A hostPath is the node's own directory, shared by every pod that mounts it (as a kubelet does). */
@@ -153,7 +246,8 @@ final class PodVolumes {
     return null;
   }
 
-  private void writeConfigMap(Path dir, String name, List<KeyToPath> items, boolean optional) {
+  private void configMapFiles(Map<String, byte[]> out, String name, List<KeyToPath> items,
+      boolean optional, Map<String, String> texts) {
     ConfigMap cm = client.configMaps().inNamespace(pod.getMetadata().getNamespace())
         .withName(name).get();
     if (cm == null) {
@@ -166,16 +260,17 @@ final class PodVolumes {
     if (cm.getData() != null) {
       cm.getData().forEach((k, v) -> {
         files.put(k, v.getBytes(StandardCharsets.UTF_8));
-        configTexts.put("configmap " + name + " key " + k, v);
+        texts.put("configmap " + name + " key " + k, v);
       });
     }
     if (cm.getBinaryData() != null) {
       cm.getBinaryData().forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
     }
-    writeFiles(dir, files, items);
+    select(out, files, items);
   }
 
-  private void writeSecret(Path dir, String name, List<KeyToPath> items, boolean optional) {
+  private void secretFiles(Map<String, byte[]> out, String name, List<KeyToPath> items,
+      boolean optional) {
     Secret secret = client.secrets().inNamespace(pod.getMetadata().getNamespace())
         .withName(name).get();
     if (secret == null) {
@@ -191,35 +286,39 @@ final class PodVolumes {
     if (secret.getStringData() != null) {
       secret.getStringData().forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
     }
-    writeFiles(dir, files, items);
+    select(out, files, items);
   }
 
-  private void writeDownward(Path dir, List<DownwardAPIVolumeFile> items) {
+  private void downwardFiles(Map<String, byte[]> out, List<DownwardAPIVolumeFile> items) {
     PodEnvironment fields = new PodEnvironment(client, pod, "", 0);
-    for (DownwardAPIVolumeFile item : items == null ? List.<DownwardAPIVolumeFile>of() : items) {
+    for (DownwardAPIVolumeFile item : listOf(items)) {
       if (item.getFieldRef() != null) {
         String value = Optional.ofNullable(fields.field(item.getFieldRef().getFieldPath()))
             .orElse("");
-        write(dir.resolve(item.getPath()), value.getBytes(StandardCharsets.UTF_8));
+        out.put(item.getPath(), value.getBytes(StandardCharsets.UTF_8));
       }
     }
   }
 
-  private void writeProjection(Path dir, VolumeProjection source) {
+  private void projectionFiles(Map<String, byte[]> out, String volume, VolumeProjection source,
+      Map<String, String> texts) {
     if (source.getServiceAccountToken() != null) {
-      writeToken(dir, source.getServiceAccountToken());
+      ServiceAccountTokenProjection projection = source.getServiceAccountToken();
+      out.put(projection.getPath(), tokens.computeIfAbsent(volume + "/" + projection.getPath(),
+          k -> token(projection)));
     } else if (source.getConfigMap() != null) {
-      writeConfigMap(dir, source.getConfigMap().getName(), source.getConfigMap().getItems(),
-          Boolean.TRUE.equals(source.getConfigMap().getOptional()));
+      configMapFiles(out, source.getConfigMap().getName(), source.getConfigMap().getItems(),
+          Boolean.TRUE.equals(source.getConfigMap().getOptional()), texts);
     } else if (source.getSecret() != null) {
-      writeSecret(dir, source.getSecret().getName(), source.getSecret().getItems(),
+      secretFiles(out, source.getSecret().getName(), source.getSecret().getItems(),
           Boolean.TRUE.equals(source.getSecret().getOptional()));
     } else if (source.getDownwardAPI() != null) {
-      writeDownward(dir, source.getDownwardAPI().getItems());
+      downwardFiles(out, source.getDownwardAPI().getItems());
     }
   }
 
-  private void writeToken(Path dir, ServiceAccountTokenProjection projection) {
+  /** A token from the TokenRequest API, asked once per pod (a refresh keeps it). */
+  private byte[] token(ServiceAccountTokenProjection projection) {
     String account = Optional.ofNullable(pod.getSpec().getServiceAccountName()).orElse("default");
     TokenRequestBuilder request = new TokenRequestBuilder().withNewSpec()
         .withExpirationSeconds(Optional.ofNullable(projection.getExpirationSeconds()).orElse(86400L))
@@ -232,21 +331,25 @@ final class PodVolumes {
     }
     TokenRequest token = client.serviceAccounts().inNamespace(pod.getMetadata().getNamespace())
         .withName(account).tokenRequest(request.build());
-    write(dir.resolve(projection.getPath()),
-        token.getStatus().getToken().getBytes(StandardCharsets.UTF_8));
+    return token.getStatus().getToken().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void writeFiles(Path dir, Map<String, byte[]> files, List<KeyToPath> items) {
+  private static void select(Map<String, byte[]> out, Map<String, byte[]> files,
+      List<KeyToPath> items) {
     if (items == null || items.isEmpty()) {
-      files.forEach((key, bytes) -> write(dir.resolve(key), bytes));
+      out.putAll(files);
       return;
     }
     for (KeyToPath item : items) {
       byte[] bytes = files.get(item.getKey());
       if (bytes != null) {
-        write(dir.resolve(item.getPath()), bytes);
+        out.put(item.getPath(), bytes);
       }
     }
+  }
+
+  private static <T> List<T> listOf(List<T> list) {
+    return list == null ? List.of() : list;
   }
 
   private static void link(Path podRoot, String mountPath, Path target) {
@@ -255,15 +358,6 @@ final class PodVolumes {
       Files.createDirectories(link.getParent());
       Files.deleteIfExists(link);
       Files.createSymbolicLink(link, target);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void write(Path file, byte[] bytes) {
-    try {
-      Files.createDirectories(file.getParent());
-      Files.write(file, bytes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -37,6 +37,7 @@ final class PodWorker implements Runnable {
   private volatile boolean ready;
   private PodStatus lastReported;
   private String waitingMessage;
+  private volatile Instant volumeRefreshDue;
 
   PodWorker(NodeContext node, Pod pod) {
     this.node = node;
@@ -49,6 +50,24 @@ final class PodWorker implements Runnable {
   void update(Pod pod) {
     latest.set(pod);
     wakeups.offer(Boolean.TRUE);
+  }
+
+  /**
+   * A Secret or ConfigMap changed: if this pod mounts it, its files get the new contents
+   * {@link NodeContext#volumeRefresh()} later (a kubelet's delay, not at once).
+   */
+  void volumeSourceChanged(String namespace, String kind, String name) {
+    PodContainers running = containers;
+    Pod pod = latest.get();
+    if (pod == null || !pod.getMetadata().getNamespace().equals(namespace)
+        || running != null && !running.volumes().uses(kind, name)) {
+      return; // while containers are set up, any change in the namespace may concern them
+    }
+    synchronized (this) {
+      if (volumeRefreshDue == null) {
+        volumeRefreshDue = Instant.now().plus(node.volumeRefresh());
+      }
+    }
   }
 
   String uid() {
@@ -173,8 +192,30 @@ final class PodWorker implements Runnable {
       }
       String restartPolicy = Optional.ofNullable(pod.getSpec().getRestartPolicy()).orElse("Always");
       containers.supervise(restartPolicy, Instant.now(), gracePeriod(pod));
+      refreshVolumesIfDue(pod);
       report(containers.phase(restartPolicy));
       pause(TICK);
+    }
+  }
+
+  private void refreshVolumesIfDue(Pod pod) {
+    Instant due = volumeRefreshDue;
+    if (due == null || Instant.now().isBefore(due)) {
+      return;
+    }
+    synchronized (this) {
+      volumeRefreshDue = null;
+    }
+    try {
+      List<String> refreshed = containers.volumes().refresh();
+      if (!refreshed.isEmpty()) {
+        LOG.info("pod {}: new contents of volumes {}", key, refreshed);
+      }
+    } catch (KubernetesClientException e) {
+      LOG.debug("refreshing the volumes of {} failed, retrying: {}", key, e.getMessage());
+      volumeRefreshDue = Instant.now().plus(node.volumeRefresh());
+    } catch (IllegalStateException e) {
+      PodEvents.record(node.client(), pod, "Warning", "FailedMount", e.getMessage());
     }
   }
 

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent.etcd;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -24,23 +26,62 @@ public final class EtcdProcess implements AutoCloseable {
 
   private final Process process;
   private final CompletableFuture<Integer> exit;
+  private final Optional<EtcdOutput> output;
 
-  private EtcdProcess(Process process) {
+  private EtcdProcess(Process process, Optional<EtcdOutput> output) {
     this.process = process;
-    this.exit = process.onExit().thenApply(Process::exitValue);
+    this.output = output;
+    Optional<Thread> copier = output.map(o -> new Thread(o, "etcd output"));
+    copier.ifPresent(t -> {
+      t.setDaemon(true);
+      t.start();
+    });
+    // the verdict of etcd's last lines is read once it exited: the copier must have seen them
+    this.exit = process.onExit().thenApply(p -> {
+      copier.ifPresent(EtcdProcess::joinQuietly);
+      return p.exitValue();
+    });
   }
 
   public static EtcdProcess start(Path etcdBinary, List<String> flags, Redirect output)
       throws IOException {
+    return new EtcdProcess(builder(etcdBinary, flags).redirectOutput(output).start(),
+        Optional.empty());
+  }
+
+  /**
+   * etcd with its log copied to {@code output} through the agent, which keeps what etcd's
+   * initial corruption check found ({@link #dataInconsistency()}).
+   */
+  public static EtcdProcess watched(Path etcdBinary, List<String> flags, OutputStream output)
+      throws IOException {
+    Process process = builder(etcdBinary, flags).start();
+    return new EtcdProcess(process, Optional.of(new EtcdOutput(process.getInputStream(),
+        output)));
+  }
+
+  private static ProcessBuilder builder(Path etcdBinary, List<String> flags) {
     List<String> command = new ArrayList<>();
     command.add(etcdBinary.toString());
     command.addAll(flags);
     LOG.info("starting etcd: {}", String.join(" ", command));
-    Process process = new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(output)
-        .start();
-    return new EtcdProcess(process);
+    return new ProcessBuilder(command).redirectErrorStream(true);
+  }
+
+  private static void joinQuietly(Thread t) {
+    try {
+      t.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * etcd refused to start because its initial corruption check found this member's data
+   * differs from its peers' (only for {@link #watched} processes).
+   */
+  public Optional<String> dataInconsistency() {
+    return output.flatMap(EtcdOutput::inconsistency);
   }
 
   public long pid() {

@@ -8,10 +8,16 @@ import java.util.List;
  * ({@link InitStatus}'s words, and why it failed), its restore while one runs or the last one
  * (null before any), and once etcd runs, etcd's view of this member and the membership (null
  * when this member cannot list it: a learner may not), and its space ({@link MemberSpace},
- * null before the agent's first sample).
+ * null before the agent's first sample), and why etcd refused this member's data (its initial
+ * corruption check found it differs from the peers'; null when it did not; an addition).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record MemberReport(
     String name, String initialization, String initializationError, RestoreReport restore,
-    MemberStatus etcd, List<Membership> members, MemberSpace space) {
+    MemberStatus etcd, List<Membership> members, MemberSpace space, String corruption) {
+
+  public MemberReport(String name, String initialization, String initializationError,
+      RestoreReport restore, MemberStatus etcd, List<Membership> members, MemberSpace space) {
+    this(name, initialization, initializationError, restore, etcd, members, space, null);
+  }
 }

@@ -53,6 +53,8 @@ public final class FakeCluster {
     public MemberSpace space;
     /** The etcd the pod runs (its agent's --etcd-version); null: the image's default. */
     public EtcdRelease etcd;
+    /** What etcd's initial corruption check found, as the agent says; null: nothing. */
+    public String corruption;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -128,7 +130,7 @@ public final class FakeCluster {
                     downgradeTarget, storageVersion), Optional.ofNullable(m.space)))
         : Optional.empty();
     return new MemberObservation(i, names.member(i), pod, pvc, agent,
-        Optional.ofNullable(m.restoring));
+        Optional.ofNullable(m.restoring), Optional.empty(), Optional.ofNullable(m.corruption));
   }
 
   private static EtcdRelease release(Member m) {

@@ -1,5 +1,7 @@
 package cloud.gardener.druid.agent;
 
+import static cloud.gardener.druid.agent.util.Closeables.closeQuietly;
+
 import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.defrag.Defragmenter;
@@ -34,6 +36,7 @@ import cloud.gardener.druid.agent.store.LazySnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
+import cloud.gardener.druid.agent.util.Closeables;
 import cloud.gardener.druid.agent.util.CronRunner;
 import cloud.gardener.druid.api.agent.InitStatus;
 import java.io.IOException;
@@ -373,7 +376,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
       LeaderHandOver.ifLeader(client, LEADER_TRANSFER_TIMEOUT);
     }
     // the client is closed now, or as soon as its warm-up ends
-    warmClient.thenAccept(Agent::closeQuietly);
+    warmClient.thenAccept(Closeables::closeQuietly);
     if (etcd != null) {
       LOG.info("stopping: the agent's watches and etcd client are closed; sending SIGTERM to"
           + " etcd");
@@ -385,17 +388,12 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
         deleteRunningMarker();
       }
     }
-    store.ifPresent(Agent::closeQuietly);
+    store.ifPresent(Closeables::closeQuietly);
     closeQuietly(metrics);
   }
 
   private void stopServices() {
-    closeQuietly(defrag);
-    closeQuietly(space);
-    closeQuietly(promoter);
-    closeQuietly(peerUrl);
-    closeQuietly(scheduler);
-    closeQuietly(leases);
+    closeQuietly(defrag, space, promoter, peerUrl, scheduler, leases);
   }
 
   /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */
@@ -408,17 +406,6 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
       Files.deleteIfExists(config.member().dataDir().resolve(RUNNING_MARKER));
     } catch (IOException e) {
       LOG.warn("cannot delete the running marker: {}", e.toString());
-    }
-  }
-
-  private static void closeQuietly(AutoCloseable closeable) {
-    if (closeable == null) {
-      return;
-    }
-    try {
-      closeable.close();
-    } catch (Exception e) {
-      LOG.warn("while stopping: {}", e.toString());
     }
   }
 

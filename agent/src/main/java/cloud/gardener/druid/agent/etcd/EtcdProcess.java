@@ -27,20 +27,26 @@ public final class EtcdProcess implements AutoCloseable {
   private final Process process;
   private final CompletableFuture<Integer> exit;
   private final Optional<EtcdOutput> output;
+  private final Optional<Thread> copier;
 
   private EtcdProcess(Process process, Optional<EtcdOutput> output) {
     this.process = process;
     this.output = output;
-    Optional<Thread> copier = output.map(o -> new Thread(o, "etcd output"));
+    this.copier = output.map(o -> new Thread(o, "etcd output"));
     copier.ifPresent(t -> {
       t.setDaemon(true);
       t.start();
     });
-    // the verdict of etcd's last lines is read once it exited: the copier must have seen them
+    // etcd's last lines are copied (and its verdict read) once it exited
     this.exit = process.onExit().thenApply(p -> {
-      copier.ifPresent(EtcdProcess::joinQuietly);
+      awaitOutput();
       return p.exitValue();
     });
+  }
+
+  /** The copier has written etcd's last lines: a JVM that stops next must not lose them. */
+  private void awaitOutput() {
+    copier.ifPresent(EtcdProcess::joinQuietly);
   }
 
   public static EtcdProcess start(Path etcdBinary, List<String> flags, Redirect output)
@@ -121,15 +127,20 @@ public final class EtcdProcess implements AutoCloseable {
     return false;
   }
 
-  /** SIGTERM, then SIGKILL after {@code grace}; returns the exit code. */
+  /**
+   * SIGTERM, then SIGKILL after {@code grace}; returns the exit code. The signal goes through
+   * the process handle: {@link Process#destroy()} also closes etcd's output pipe, and etcd
+   * logging its graceful stop into a closed pipe dies of SIGPIPE (exit 141) half-way.
+   */
   public int stop(Duration grace) {
-    process.destroy();
+    process.toHandle().destroy();
     try {
       if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
         LOG.warn("etcd did not stop within {}; killing it", grace);
         process.destroyForcibly();
         process.waitFor();
       }
+      awaitOutput();
       return process.exitValue();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

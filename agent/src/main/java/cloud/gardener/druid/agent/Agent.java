@@ -1,5 +1,7 @@
 package cloud.gardener.druid.agent;
 
+import static cloud.gardener.druid.agent.util.Closeables.closeQuietly;
+
 import cloud.gardener.druid.agent.config.AgentConfig;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.defrag.Defragmenter;
@@ -34,10 +36,11 @@ import cloud.gardener.druid.agent.store.LazySnapshotStore;
 import cloud.gardener.druid.agent.store.Snapshot;
 import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.store.StoreIdentity;
+import cloud.gardener.druid.agent.util.Closeables;
 import cloud.gardener.druid.agent.util.CronRunner;
 import cloud.gardener.druid.api.agent.InitStatus;
 import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -68,7 +71,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   static final Duration LEADER_TRANSFER_TIMEOUT = Duration.ofSeconds(5);
 
   private final AgentConfig config;
-  private final Redirect etcdOutput;
+  private final OutputStream etcdOutput;
   private final AgentMetrics metrics = new AgentMetrics();
   private final Semaphore initTrigger = new Semaphore(0);
   private final Optional<SnapshotStore> store;
@@ -77,6 +80,8 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   private final RestoreProgress restoreProgress = new RestoreProgress(Clock.systemUTC());
   private volatile Mode requestedMode;
   private volatile Map<String, String> etcdConfig = Map.of();
+  /** What etcd's initial corruption check found; the member then waits to be replaced. */
+  private volatile String corruption;
   private volatile EtcdProcess etcd;
   private volatile MemberClient client;
   /** The client of this member's etcd, built while the agent initialises. */
@@ -91,7 +96,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   private PeerUrlUpdate peerUrl;
   private LeaseRenewer leases;
 
-  public Agent(AgentConfig config, Redirect etcdOutput) throws IOException {
+  public Agent(AgentConfig config, OutputStream etcdOutput) throws IOException {
     this.config = config;
     this.etcdOutput = etcdOutput;
     this.store = config.store().<SnapshotStore>map(LazySnapshotStore::new);
@@ -128,6 +133,10 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     }
     startServices(plan.get());
     int code = etcd.exit().join();
+    Optional<String> inconsistency = etcd.dataInconsistency();
+    if (!stopping && inconsistency.isPresent()) {
+      return awaitReplacement(inconsistency.get());
+    }
     if (stopping) {
       LOG.info("etcd stopped (exit {})", code);
       return 0;
@@ -135,6 +144,22 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     LOG.error("etcd exited unexpectedly with code {}; the next start validates the data fully",
         code);
     return code == 0 ? 1 : code;
+  }
+
+  /**
+   * etcd refused this member's data: starting it again would refuse again (or, with the
+   * peers away, serve the corrupted data), so the agent stays up to report it until the
+   * member is replaced.
+   */
+  private int awaitReplacement(String inconsistency) throws InterruptedException {
+    corruption = inconsistency + ": replace this member's volume (EtcdOpsTask"
+        + " replaceMemberVolume, kubectl druid replace-member-volume)";
+    LOG.error("member {}: {}", config.member().name(), corruption);
+    stopServices();
+    while (!stopping) {
+      initTrigger.tryAcquire(1, TimeUnit.SECONDS);
+    }
+    return 0;
   }
 
   private Optional<StartPlan> initializeUntilDone() throws InterruptedException, IOException {
@@ -186,10 +211,10 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
 
   private void startEtcd(StartPlan plan) throws IOException {
     etcdConfig = EtcdConfigBuilder.configOf(config.member(), config.etcd(), plan.cluster(),
-        plan.state());
+        plan.state(), EtcdBinaryVersion.minor(config.etcd().etcd()));
     Files.createDirectories(config.member().dataDir());
     Files.writeString(config.member().dataDir().resolve(RUNNING_MARKER), "");
-    etcd = EtcdProcess.start(config.etcd().etcd(), EtcdConfigBuilder.flags(etcdConfig),
+    etcd = EtcdProcess.watched(config.etcd().etcd(), EtcdConfigBuilder.flags(etcdConfig),
         etcdOutput);
     // not yet listening: the client's first call would back off and /healthz answer late
     etcd.awaitListening(config.member().localClientUrl(), Duration.ofSeconds(60));
@@ -269,6 +294,11 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   }
 
   @Override
+  public Optional<String> corruption() {
+    return Optional.ofNullable(corruption);
+  }
+
+  @Override
   public Optional<MemberClient> client() {
     return Optional.ofNullable(client).filter(c -> !stopping && etcd != null && etcd.isAlive());
   }
@@ -341,17 +371,12 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   public void close() {
     stopping = true;
     initTrigger.release();
-    closeQuietly(defrag);
-    closeQuietly(space);
-    closeQuietly(promoter);
-    closeQuietly(peerUrl);
-    closeQuietly(scheduler);
-    closeQuietly(leases);
+    stopServices();
     if (etcd != null && etcd.isAlive()) {
       LeaderHandOver.ifLeader(client, LEADER_TRANSFER_TIMEOUT);
     }
     // the client is closed now, or as soon as its warm-up ends
-    warmClient.thenAccept(Agent::closeQuietly);
+    warmClient.thenAccept(Closeables::closeQuietly);
     if (etcd != null) {
       LOG.info("stopping: the agent's watches and etcd client are closed; sending SIGTERM to"
           + " etcd");
@@ -363,8 +388,12 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
         deleteRunningMarker();
       }
     }
-    store.ifPresent(Agent::closeQuietly);
+    store.ifPresent(Closeables::closeQuietly);
     closeQuietly(metrics);
+  }
+
+  private void stopServices() {
+    closeQuietly(defrag, space, promoter, peerUrl, scheduler, leases);
   }
 
   /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */
@@ -377,17 +406,6 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
       Files.deleteIfExists(config.member().dataDir().resolve(RUNNING_MARKER));
     } catch (IOException e) {
       LOG.warn("cannot delete the running marker: {}", e.toString());
-    }
-  }
-
-  private static void closeQuietly(AutoCloseable closeable) {
-    if (closeable == null) {
-      return;
-    }
-    try {
-      closeable.close();
-    } catch (Exception e) {
-      LOG.warn("while stopping: {}", e.toString());
     }
   }
 

@@ -8,7 +8,8 @@ import cloud.gardener.druid.agent.pitr.RestoreToCommand;
 import cloud.gardener.druid.agent.pitr.UndeleteCommand;
 import cloud.gardener.druid.agent.http.ApiSettings;
 import cloud.gardener.druid.agent.verify.VerifyBackupsCommand;
-import java.lang.ProcessBuilder.Redirect;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +46,7 @@ public final class AgentCommand implements Callable<Integer> {
       LOG.error("invalid options: {}", e.getMessage());
       return EXIT_INVALID_OPTIONS;
     }
-    Agent agent = new Agent(config, Redirect.INHERIT);
+    Agent agent = new Agent(config, new FileOutputStream(FileDescriptor.out));
     AgentHttpServer http = new AgentHttpServer(ApiSettings.of(config), agent.metrics(), agent,
         agent, agent);
     http.start();

@@ -33,6 +33,13 @@ public final class ConditionTypes {
    */
   public static final String SPACE_AVAILABLE = "SpaceAvailable";
 
+  /**
+   * Addition: False while etcd's corruption checks report a member's data differs from its
+   * peers' (its initial check refused the member, or a CORRUPT alarm names it), naming the
+   * member (docs/backup-verification.md).
+   */
+  public static final String DATA_CONSISTENT = "DataConsistent";
+
   public static final String TRUE = "True";
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";

@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,19 +13,23 @@ import java.util.stream.Collectors;
 
 /**
  * The etcd configuration for this member, as etcd's config keys (which are also its flag
- * names): a pure function of the member, the tuning, the cluster to start in and its state.
- * Listens on the pod address, advertises the pod's stable DNS name.
+ * names): a pure function of the member, the tuning, the cluster to start in and its state,
+ * and the minor of the etcd that runs it. Listens on the pod address, advertises the pod's
+ * stable DNS name; etcd's corruption checks are on.
  */
 public final class EtcdConfigBuilder {
+
+  /** How often the leader hashes the whole key space and compares it with its followers'. */
+  public static final Duration CORRUPT_CHECK_PERIOD = Duration.ofHours(1);
 
   private EtcdConfigBuilder() {
   }
 
   public static Map<String, String> config(MemberConfig member, EtcdTuning tuning,
-      Map<String, URI> cluster, ClusterState state) {
+      Map<String, URI> cluster, ClusterState state, int etcdMinor) {
     Map<String, List<URI>> lists = new LinkedHashMap<>();
     cluster.forEach((name, url) -> lists.put(name, List.of(url)));
-    return configOf(member, tuning, lists, state);
+    return configOf(member, tuning, lists, state, etcdMinor);
   }
 
   /**
@@ -34,7 +39,7 @@ public final class EtcdConfigBuilder {
    * once it runs ({@code init.PeerUrlUpdate}).
    */
   public static Map<String, String> configOf(MemberConfig member, EtcdTuning tuning,
-      Map<String, List<URI>> cluster, ClusterState state) {
+      Map<String, List<URI>> cluster, ClusterState state, int etcdMinor) {
     Map<String, String> c = new LinkedHashMap<>();
     c.put("name", member.name());
     c.put("data-dir", member.dataDir().toString());
@@ -57,6 +62,7 @@ public final class EtcdConfigBuilder {
     c.put("heartbeat-interval", Integer.toString(tuning.heartbeatIntervalMillis()));
     c.put("election-timeout", Integer.toString(tuning.electionTimeoutMillis()));
     c.put("enable-grpc-gateway", "true");
+    c.putAll(EtcdBinaryVersion.corruptionChecks(etcdMinor, CORRUPT_CHECK_PERIOD));
     tuning.autoCompactionMode().ifPresent(m -> c.put("auto-compaction-mode", m));
     tuning.autoCompactionRetention().ifPresent(r -> c.put("auto-compaction-retention", r));
     tuning.metrics().ifPresent(m -> c.put("metrics", m));

@@ -210,7 +210,7 @@ public final class AgentHttpServer implements AutoCloseable {
         init.restore().map(p -> new RestoreReport(p.phase().name(), p.done(),
             p.total(), p.describe())).orElse(null),
         running ? etcd().status() : null, running ? members() : null,
-        member.space().orElse(null)));
+        member.space().orElse(null), member.corruption().orElse(null)));
   }
 
   /** The membership as this member sees it; null on a learner, which may not list it. */

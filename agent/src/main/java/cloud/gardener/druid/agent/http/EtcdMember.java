@@ -35,4 +35,10 @@ public interface EtcdMember {
 
   /** The configuration etcd was started with. */
   Map<String, String> etcdConfig();
+
+  /**
+   * Why etcd refused this member's data (its initial corruption check found it differs from
+   * the peers'), naming the cure; empty when it did not.
+   */
+  Optional<String> corruption();
 }

@@ -30,7 +30,7 @@ class EtcdConfigBuilderTest {
   @Test
   void listensOnThePodAddressAndAdvertisesThePodDnsName() {
     Map<String, String> c = EtcdConfigBuilder.config(member(Optional.empty()), TUNING, CLUSTER,
-        ClusterState.NEW);
+        ClusterState.NEW, 6);
     assertThat(c).containsEntry("name", "etcd-main-0")
         .containsEntry("data-dir", "/var/etcd/data/new.etcd")
         .containsEntry("listen-client-urls", "http://10.1.2.3:2379")
@@ -56,7 +56,7 @@ class EtcdConfigBuilderTest {
     TlsFiles tls = new TlsFiles(Path.of("/tls/ca.crt"), Path.of("/tls/tls.crt"),
         Path.of("/tls/tls.key"));
     Map<String, String> c = EtcdConfigBuilder.config(member(Optional.of(tls)), TUNING, CLUSTER,
-        ClusterState.EXISTING);
+        ClusterState.EXISTING, 6);
     assertThat(c).containsEntry("listen-client-urls", "https://10.1.2.3:2379")
         .containsEntry("client-cert-auth", "true")
         .containsEntry("trusted-ca-file", "/tls/ca.crt")
@@ -75,10 +75,10 @@ class EtcdConfigBuilderTest {
         withTls.namespace(), withTls.podIp(), withTls.advertiseHost(), withTls.clientPort(),
         withTls.peerPort(), CLUSTER, withTls.clusterToken(), withTls.dataDir(),
         Optional.empty(), Optional.of(tls), true);
-    assertThat(EtcdConfigBuilder.config(skipping, TUNING, CLUSTER, ClusterState.NEW))
+    assertThat(EtcdConfigBuilder.config(skipping, TUNING, CLUSTER, ClusterState.NEW, 6))
         .containsEntry("peer-skip-client-san-verification", "true")
         .containsEntry("listen-peer-urls", "https://10.1.2.3:2380");
-    assertThat(EtcdConfigBuilder.config(withTls, TUNING, CLUSTER, ClusterState.NEW))
+    assertThat(EtcdConfigBuilder.config(withTls, TUNING, CLUSTER, ClusterState.NEW, 6))
         .doesNotContainKey("peer-skip-client-san-verification");
   }
 
@@ -95,7 +95,7 @@ class EtcdConfigBuilderTest {
         URI.create("http://src-0.example:2380")));
     cluster.put("etcd-main-0", joining.advertisePeerUrls());
     Map<String, String> c = EtcdConfigBuilder.configOf(joining, TUNING, cluster,
-        ClusterState.EXISTING);
+        ClusterState.EXISTING, 6);
     assertThat(c).containsEntry("initial-advertise-peer-urls",
             "http://etcd-main-0.etcd-main-peer.shoot.svc:2380,http://etcd-main-0.other.net:2380")
         .containsEntry("initial-cluster", "src-0=http://10.0.0.1:2380,"
@@ -104,8 +104,26 @@ class EtcdConfigBuilderTest {
             + "etcd-main-0=http://etcd-main-0.other.net:2380")
         .containsEntry("initial-cluster-state", "existing");
     // a new cluster bootstraps with the pod's own URL (etcd derives member ids from them)
-    assertThat(EtcdConfigBuilder.config(joining, TUNING, CLUSTER, ClusterState.NEW))
+    assertThat(EtcdConfigBuilder.config(joining, TUNING, CLUSTER, ClusterState.NEW, 6))
         .containsEntry("initial-advertise-peer-urls",
             "http://etcd-main-0.etcd-main-peer.shoot.svc:2380");
+  }
+
+  /** etcd's corruption checks are on, as each minor spells them (3.7 knows no old name). */
+  @Test
+  void turnsOnEtcdsCorruptionChecksAsEachMinorSpellsThem() {
+    MemberConfig m = member(Optional.empty());
+    assertThat(EtcdConfigBuilder.config(m, TUNING, CLUSTER, ClusterState.NEW, 5))
+        .containsEntry("experimental-initial-corrupt-check", "true")
+        .containsEntry("experimental-compact-hash-check-enabled", "true")
+        .containsEntry("experimental-corrupt-check-time", "60m")
+        .doesNotContainKeys("feature-gates", "corrupt-check-time");
+    for (int minor : new int[] {6, 7}) {
+      assertThat(EtcdConfigBuilder.config(m, TUNING, CLUSTER, ClusterState.NEW, minor))
+          .containsEntry("feature-gates", "InitialCorruptCheck=true,CompactHashCheck=true")
+          .containsEntry("corrupt-check-time", "60m")
+          .doesNotContainKeys("experimental-initial-corrupt-check",
+              "experimental-compact-hash-check-enabled", "experimental-corrupt-check-time");
+    }
   }
 }

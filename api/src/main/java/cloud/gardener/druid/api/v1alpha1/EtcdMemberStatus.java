@@ -41,6 +41,12 @@ public class EtcdMemberStatus {
       + " known ones (extension of this operator).")
   private String agentNotAnsweringSince;
 
+  @JsonPropertyDescription("Set while etcd's corruption checks found this member's data differs"
+      + " from its peers' (its initial check refused it, or a CORRUPT alarm names it), with"
+      + " what was found; the cure is the replaceMemberVolume EtcdOpsTask (extension of this"
+      + " operator).")
+  private String dataCorruption;
+
   public String getName() {
     return name;
   }
@@ -127,5 +133,13 @@ public class EtcdMemberStatus {
 
   public void setEtcdVersion(String etcdVersion) {
     this.etcdVersion = etcdVersion;
+  }
+
+  public String getDataCorruption() {
+    return dataCorruption;
+  }
+
+  public void setDataCorruption(String dataCorruption) {
+    this.dataCorruption = dataCorruption;
   }
 }

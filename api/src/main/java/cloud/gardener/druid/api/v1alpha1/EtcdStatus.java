@@ -59,6 +59,12 @@ public class EtcdStatus {
       + " (the target minor, e.g. 3.6); the members then roll back to it one by one.")
   private String etcdDowngradeTarget;
 
+  @JsonPropertyDescription("Extension of this operator: the recovery point as revisions, how many"
+      + " revisions the cluster is ahead of the newest revision a restore drill proved"
+      + " restorable (rounded down to two significant digits); absent without a store, before"
+      + " a drill proved one, and after a failed drill (docs/backup-verification.md).")
+  private Long verifiedBackupRevisionLag;
+
   @JsonPropertyDescription("Upstream: whether peer TLS is enabled on every member. Not written"
       + " by this operator (see the conditions and spec.etcd.peerUrlTls).")
   private Boolean peerUrlTLSEnabled;
@@ -205,6 +211,14 @@ public class EtcdStatus {
 
   public void setEtcdClusterVersion(String etcdClusterVersion) {
     this.etcdClusterVersion = etcdClusterVersion;
+  }
+
+  public Long getVerifiedBackupRevisionLag() {
+    return verifiedBackupRevisionLag;
+  }
+
+  public void setVerifiedBackupRevisionLag(Long verifiedBackupRevisionLag) {
+    this.verifiedBackupRevisionLag = verifiedBackupRevisionLag;
   }
 
   public String getEtcdDowngradeTarget() {

@@ -50,6 +50,10 @@ final class EtcdStatusReport {
         .append(s.getEtcdDowngradeTarget() == null ? ""
             : ", downgrade to " + s.getEtcdDowngradeTarget() + " enabled").append('\n');
     space(s.getCapacity()).ifPresent(line -> out.append(line).append('\n'));
+    if (s.getVerifiedBackupRevisionLag() != null) {
+      out.append("Backups: the cluster is ").append(s.getVerifiedBackupRevisionLag())
+          .append("+ revisions ahead of the newest revision a drill proved restorable\n");
+    }
     out.append('\n');
 
     List<List<String>> members = new ArrayList<>();
@@ -61,6 +65,7 @@ final class EtcdStatusReport {
           text(m.getUpdated())));
     }
     out.append(table(members)).append('\n');
+    corrupted(etcd, s).ifPresent(text -> out.append(text).append('\n'));
 
     List<List<String>> conditions = new ArrayList<>();
     conditions.add(List.of("CONDITION", "STATUS", "REASON", "MESSAGE"));
@@ -124,6 +129,17 @@ final class EtcdStatusReport {
           .append(c.getLastAction());
     }
     return Optional.of(line.toString());
+  }
+
+  /** Each member etcd's corruption checks found differing, what they found and the cure. */
+  private static Optional<String> corrupted(Etcd etcd, EtcdStatus s) {
+    List<EtcdMemberStatus> members = s.getMembers() == null ? List.of() : s.getMembers();
+    String text = members.stream().filter(m -> m.getDataCorruption() != null)
+        .map(m -> "Data corrupted on " + m.getName() + ": " + m.getDataCorruption()
+            + "\n  Cure: kubectl druid replace-member-volume " + etcd.getMetadata().getName()
+            + " " + m.getName() + "\n")
+        .collect(java.util.stream.Collectors.joining());
+    return text.isEmpty() ? Optional.empty() : Optional.of(text);
   }
 
   /** The first error if there is one, else what the task did last. */

@@ -25,6 +25,32 @@ import org.junit.jupiter.api.Test;
 class EtcdStatusReportTest {
 
   @Test
+  void namesAMemberWhoseDataIsCorruptedWithTheCureAndTheBackupsRevisionLag() {
+    Etcd etcd = new Etcd();
+    etcd.setMetadata(new ObjectMetaBuilder().withName("main").withNamespace("ns")
+        .withGeneration(4L).build());
+    etcd.setSpec(new EtcdSpec());
+    etcd.getSpec().setReplicas(3);
+    EtcdStatus s = new EtcdStatus();
+    EtcdMemberStatus m = new EtcdMemberStatus();
+    m.setName("main-2");
+    m.setStatus("NotReady");
+    m.setReason("DataCorrupted");
+    m.setDataCorruption("etcd's initial corruption check found this member's data differs");
+    s.setMembers(List.of(m));
+    s.setVerifiedBackupRevisionLag(1200L);
+    etcd.setStatus(s);
+
+    String text = EtcdStatusReport.render(etcd);
+
+    assertThat(text).containsPattern("main-2\\s+-\\s+-\\s+NotReady \\(DataCorrupted\\)")
+        .contains("Data corrupted on main-2: etcd's initial corruption check found this"
+            + " member's data differs\n  Cure: kubectl druid replace-member-volume main main-2")
+        .contains("Backups: the cluster is 1200+ revisions ahead of the newest revision a drill"
+            + " proved restorable");
+  }
+
+  @Test
   void showsMembersConditionsAndHowToConfirmAPendingVolumeChange() {
     Etcd etcd = new Etcd();
     etcd.setMetadata(new ObjectMetaBuilder().withName("main").withNamespace("ns").withGeneration(4L).build());

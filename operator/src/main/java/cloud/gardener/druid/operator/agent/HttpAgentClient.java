@@ -163,7 +163,8 @@ public final class HttpAgentClient implements AgentClient {
         ? Optional.ofNullable(report.initializationError()).filter(e -> !e.isBlank())
         : Optional.empty();
     return new AgentReport(view, restoring ? Optional.of(restore.description())
-        : Optional.empty(), failure);
+        : Optional.empty(), failure, Optional.ofNullable(report.corruption())
+        .filter(c -> !c.isBlank()));
   }
 
   /** A member is healthy when its etcd follows a leader. */

@@ -10,6 +10,7 @@ import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.api.v1alpha1.VolumeOperation;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,9 @@ public final class EtcdGauges {
   public static final String TIME_TO_VOLUME_FULL = "etcddruid_etcd_time_to_volume_full_seconds";
   public static final String SPACE_AVAILABLE = "etcddruid_etcd_space_available";
   public static final String LAST_ERRORS = "etcddruid_etcd_last_errors";
+  public static final String MEMBER_DATA_CORRUPTED = "etcddruid_etcd_member_data_corrupted";
+  public static final String BACKUP_REVISION_LAG =
+      "etcddruid_backup_verification_revision_lag";
 
   /** Every phase of {@code status.volumeOperation}, one series each (1 for the current). */
   static final List<String> PHASES = List.of(VolumeOperation.PHASE_SNAPSHOT_PENDING,
@@ -60,7 +64,20 @@ public final class EtcdGauges {
       if (!olderThan(etcd, tracked.latest)) {
         tracked.latest = etcd;
       }
+      tracked.corrupted.register(corruptedRows(tracked.latest), true);
     }
+  }
+
+  /** One series per member in status.members: 1 while etcd found its data corrupted. */
+  static List<MultiGauge.Row<?>> corruptedRows(Etcd etcd) {
+    EtcdStatus status = etcd.getStatus();
+    if (status == null || status.getMembers() == null) {
+      return List.of();
+    }
+    return status.getMembers().stream().filter(m -> m.getName() != null)
+        .<MultiGauge.Row<?>>map(m -> MultiGauge.Row.of(Tags.of("member", m.getName()),
+            m.getDataCorruption() == null ? 0 : 1))
+        .toList();
   }
 
   /** By resourceVersion, which the API server takes from etcd's revision (a number). */
@@ -77,13 +94,22 @@ public final class EtcdGauges {
     Tracked tracked = etcds.remove(key(namespace, name));
     if (tracked != null) {
       tracked.gauges.forEach(registry::remove);
+      tracked.corrupted.register(List.of(), true);
     }
   }
 
   private Tracked register(Etcd etcd) {
-    Tracked tracked = new Tracked(etcd);
     Tags tags = Tags.of("etcd_namespace", etcd.getMetadata().getNamespace(),
         "etcd", etcd.getMetadata().getName());
+    Tracked tracked = new Tracked(etcd, MultiGauge.builder(MEMBER_DATA_CORRUPTED)
+        .description("1 while etcd's corruption checks found the member's data differs from"
+            + " its peers' (status.members[].dataCorruption; cure: replaceMemberVolume), 0"
+            + " otherwise.").tags(tags).register(registry));
+    tracked.gauges.add(Gauge.builder(BACKUP_REVISION_LAG, tracked,
+            t -> revisionLag(t.latest))
+        .description("Revisions the cluster is ahead of the newest revision a restore drill"
+            + " proved restorable (status.verifiedBackupRevisionLag, two significant digits;"
+            + " NaN when unknown).").tags(tags).register(registry));
     tracked.gauges.add(Gauge.builder(MEMBERS_READY, tracked, t -> membersReady(t.latest))
         .description("Members of the Etcd that are ready (status.readyReplicas).")
         .tags(tags).register(registry));
@@ -150,6 +176,12 @@ public final class EtcdGauges {
             .orElse(Double.NaN);
   }
 
+  static double revisionLag(Etcd etcd) {
+    EtcdStatus status = etcd.getStatus();
+    return status == null || status.getVerifiedBackupRevisionLag() == null ? Double.NaN
+        : status.getVerifiedBackupRevisionLag();
+  }
+
   static double membersReady(Etcd etcd) {
     EtcdStatus status = etcd.getStatus();
     return status == null || status.getReadyReplicas() == null ? 0 : status.getReadyReplicas();
@@ -177,10 +209,12 @@ public final class EtcdGauges {
 
   private static final class Tracked {
     private final List<Gauge> gauges = new ArrayList<>();
+    private final MultiGauge corrupted;
     private volatile Etcd latest;
 
-    private Tracked(Etcd etcd) {
+    private Tracked(Etcd etcd, MultiGauge corrupted) {
       this.latest = etcd;
+      this.corrupted = corrupted;
     }
   }
 }

@@ -127,7 +127,7 @@ public final class EtcdObserver {
       AgentReport report = asked == null ? AgentReport.NONE : AgentStatuses.await(asked);
       members.add(new MemberObservation(i, names.member(i), Optional.ofNullable(pods.get(i)),
           Optional.ofNullable(pvcs.get(i)), report.view(), report.restoring(),
-          report.initFailure()));
+          report.initFailure(), report.corruption()));
     }
     agentStatuses.prune();
     return new ClusterSnapshot(etcd, List.copyOf(members),

@@ -15,12 +15,37 @@ import cloud.gardener.druid.api.member.EtcdRelease;
 import java.util.Optional;
 
 /**
- * One member as observed: its pod, its volume, its agent's view of etcd, and while it
- * restores from the backup store how far that is (its agent's words).
+ * One member as observed: its pod, its volume, its agent's view of etcd, while it restores
+ * from the backup store how far that is (its agent's words), and what etcd's initial
+ * corruption check found when it refused the member's data.
  */
 public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
     Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent,
-    Optional<String> restoring, Optional<String> initFailure) {
+    Optional<String> restoring, Optional<String> initFailure, Optional<String> corruption) {
+
+  /** etcd's alarm when a corruption check found a member's data differs from the leader's. */
+  public static final String CORRUPT_ALARM = "CORRUPT";
+
+  public MemberObservation(int ordinal, String name, Optional<Pod> pod,
+      Optional<PersistentVolumeClaim> pvc, Optional<AgentView> agent,
+      Optional<String> restoring, Optional<String> initFailure) {
+    this(ordinal, name, pod, pvc, agent, restoring, initFailure, Optional.empty());
+  }
+
+  /**
+   * What etcd's corruption checks found on this member: its initial check refused the data,
+   * or a CORRUPT alarm names it (the leader's periodic or compaction hash check). The cure
+   * either way is a new volume: the member rejoins and receives the leader's data.
+   */
+  public Optional<String> corruptionFound() {
+    if (corruption.isPresent()) {
+      return corruption;
+    }
+    return agent.flatMap(AgentView::space).filter(sp -> sp.alarms().contains(CORRUPT_ALARM))
+        .map(sp -> "etcd raised a CORRUPT alarm on this member: a corruption check of the"
+            + " leader found its data differs from the leader's; etcd refuses reads and writes"
+            + " while the alarm is raised");
+  }
 
   /** {@code initFailure}: why its agent's last initialisation failed, in the agent's words. */
   public MemberObservation(int ordinal, String name, Optional<Pod> pod,

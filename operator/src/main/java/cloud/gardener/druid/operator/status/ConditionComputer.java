@@ -40,6 +40,7 @@ final class ConditionComputer {
     conditions.add(allMembersUpdated(s, desired, volumeOperation));
     BackupReadiness.compute(s).ifPresent(conditions::add);
     BackupVerification.compute(s).ifPresent(conditions::add);
+    DataConsistency.compute(s).ifPresent(conditions::add);
     conditions.add(dataVolumesReady(s));
     conditions.add(clusterIdMismatch(s));
     conditions.add(volumesUpToDate(s, desired, VolumeChanges.of(s, desired), volumeOperation));

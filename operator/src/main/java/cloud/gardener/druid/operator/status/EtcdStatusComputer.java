@@ -82,6 +82,7 @@ public final class EtcdStatusComputer {
     next.setVolumeOperation(volumeOperation);
     next.setBootstrapWithExistingCluster(joined);
     next.setCapacity(CapacityStatuses.compute(s, prev.getCapacity()));
+    next.setVerifiedBackupRevisionLag(BackupVerification.revisionLag(s).orElse(null));
     return next;
   }
 

@@ -23,6 +23,7 @@ final class MemberStatuses {
   static final String READY = "Ready";
   static final String NOT_READY = "NotReady";
   static final String AGENT_NOT_ANSWERING = "AgentNotAnswering";
+  static final String DATA_CORRUPTED = "DataCorrupted";
 
   private MemberStatuses() {
   }
@@ -57,6 +58,7 @@ final class MemberStatuses {
     s.setMemberRevision(m.podRevision().orElse(null));
     s.setVolumeRevision(m.volumeRevision().orElse(null));
     s.setUpdated(m.updated(desired));
+    s.setDataCorruption(m.corruptionFound().orElse(null));
     s.setLastTransitionTime(prev.filter(p -> Objects.equals(p.getStatus(), s.getStatus()))
         .map(EtcdMemberStatus::getLastTransitionTime).orElse(now.toString()));
     return s;
@@ -65,7 +67,7 @@ final class MemberStatuses {
   /** The pod runs (not being deleted) but its agent said nothing, not even that it restores. */
   private static boolean agentSilent(MemberObservation m) {
     return m.podExists() && !m.podTerminating() && m.agent().isEmpty()
-        && m.restoring().isEmpty();
+        && m.restoring().isEmpty() && m.corruption().isEmpty();
   }
 
   private static String knownId(ClusterSnapshot snapshot, MemberObservation m,
@@ -110,6 +112,9 @@ final class MemberStatuses {
     }
     if (m.podTerminating()) {
       return "PodTerminating";
+    }
+    if (m.corruptionFound().isPresent()) {
+      return DATA_CORRUPTED;
     }
     if (ready) {
       return silent ? AGENT_NOT_ANSWERING : "MemberReady";

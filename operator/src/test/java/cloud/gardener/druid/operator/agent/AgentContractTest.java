@@ -171,6 +171,22 @@ class AgentContractTest {
   }
 
   @Test
+  void aMemberWhoseDataEtcdRefusedIsReportedWithWhatEtcdFound() throws Exception {
+    String found = "etcd's initial corruption check found this member's data differs from its"
+        + " peers'";
+    try (AgentHttpServer agent = new AgentHttpServer(new ApiSettings("127.0.0.1", 0,
+        Optional.empty(), Optional.empty(), "etcd-main-0", java.time.Duration.ofMinutes(15)),
+        new AgentMetrics(), new Restoring(new RestoreProgress.View(
+            RestoreProgress.Phase.DELTAS, "Full-1", 0, 0)), new NotRunning(Optional.of(found)), new NoStore())) {
+      agent.start();
+      AgentReport report = HttpAgentClient.plain().report(
+          new AgentEndpoint("etcd-main-0", "127.0.0.1", agent.port(), false));
+      assertThat(report.view()).isEmpty();
+      assertThat(report.corruption()).hasValue(found);
+    }
+  }
+
+  @Test
   void aRestoreThatIsDoneIsNotReportedAsRestoring() throws Exception {
     AgentReport report = HttpAgentClient.parseReport(json(new MemberReport("etcd-main-0",
         "Progress", null, new RestoreReport(RestoreReport.DONE, 0, 0, "restored"), null,
@@ -203,7 +219,11 @@ class AgentContractTest {
     }
   }
 
-  private static final class NotRunning implements EtcdMember {
+  private record NotRunning(Optional<String> corruption) implements EtcdMember {
+    NotRunning() {
+      this(Optional.empty());
+    }
+
     @Override
     public boolean etcdHealthy() {
       return false;

@@ -4,6 +4,7 @@ import static cloud.gardener.druid.operator.it.ItSupport.awaitRolloutComplete;
 import static cloud.gardener.druid.operator.it.ItSupport.awaitTaskState;
 import static cloud.gardener.druid.operator.it.ItSupport.condition;
 import static cloud.gardener.druid.operator.it.ItSupport.createTask;
+import static cloud.gardener.druid.operator.it.ItSupport.etcd;
 import static cloud.gardener.druid.operator.it.ItSupport.events;
 import static cloud.gardener.druid.operator.it.ItSupport.load;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -104,6 +105,16 @@ class BackupVerificationIT {
     assertThat(client.pods().withLabel("job-name", "drilled-backup-drill").list().getItems())
         .as("the drill ran in its own pod, not in a member")
         .isNotEmpty();
+    // the recovery point as revisions: the cluster's revision ahead of the proven one
+    long proven = revision(newest);
+    Long lag = await().atMost(Duration.ofSeconds(60)).until(() -> etcd(client, "drilled")
+        .getStatus().getVerifiedBackupRevisionLag(), java.util.Objects::nonNull);
+    try (Client etcd = EtcdClients.connect(EtcdClients.endpoints(client, trio))) {
+      long now = etcd.getKVClient().get(EtcdClients.bytes("/drill/0")).get(20, TimeUnit.SECONDS)
+          .getHeader().getRevision();
+      assertThat(lag).as("cluster at %d, proven %d", now, proven)
+          .isBetween(0L, Math.max(0, now - proven));
+    }
   }
 
   @Test

@@ -115,6 +115,43 @@ class OperatorMetricsTest {
   }
 
   @Test
+  void aCorruptedMemberAndTheVerifiedBackupsRevisionLagAreGaugesOfTheStatus() {
+    Etcd etcd = Etcds.etcd("main", 3);
+    etcd.getMetadata().setResourceVersion("10");
+    event(ResourceAction.ADDED, etcd);
+    Map<String, String> labels = Map.of("etcd_namespace", "ns", "etcd", "main");
+    PrometheusScrape before = scrape();
+
+    Etcd later = Etcds.etcd("main", 3);
+    later.getMetadata().setResourceVersion("11");
+    EtcdStatus status = new EtcdStatus();
+    java.util.List<cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus> members =
+        new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      var m = new cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus();
+      m.setName("main-" + i);
+      m.setDataCorruption(i == 2 ? "etcd's initial corruption check found …" : null);
+      members.add(m);
+    }
+    status.setMembers(members);
+    status.setVerifiedBackupRevisionLag(1200L);
+    later.setStatus(status);
+    event(ResourceAction.UPDATED, later);
+    PrometheusScrape after = scrape();
+
+    assertThat(before.value(EtcdGauges.BACKUP_REVISION_LAG, labels).orElseThrow()).isNaN();
+    assertThat(before.samples(EtcdGauges.MEMBER_DATA_CORRUPTED)).isEmpty();
+    assertThat(after.value(EtcdGauges.BACKUP_REVISION_LAG, labels)).hasValue(1200.0);
+    assertThat(after.samples(EtcdGauges.MEMBER_DATA_CORRUPTED))
+        .extracting(x -> x.labels().get("member") + "=" + x.value())
+        .containsExactlyInAnyOrder("main-0=0.0", "main-1=0.0", "main-2=1.0");
+
+    josdk.cleanupDoneFor(new ResourceID("main", "ns"),
+        Map.of(Constants.RESOURCE_GVK_KEY, GroupVersionKind.gvkFor(Etcd.class)));
+    assertThat(scrape().samples(EtcdGauges.MEMBER_DATA_CORRUPTED)).isEmpty();
+  }
+
+  @Test
   void reconcileErrorsAreCountedPerControllerFromZero() {
     ReconcileErrors errors = new ReconcileErrors(metrics.registry());
     errors.registered("etcd");

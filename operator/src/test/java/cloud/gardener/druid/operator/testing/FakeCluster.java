@@ -57,6 +57,8 @@ public final class FakeCluster {
     public EtcdRelease etcd;
     /** The quota the pod gives etcd (its agent's --quota-backend-bytes); null: the desired. */
     public Long quotaBytes;
+    /** What etcd's initial corruption check found, as the agent says; null: nothing. */
+    public String corruption;
 
     String id(int ordinal) {
       return "m" + ordinal;
@@ -132,7 +134,7 @@ public final class FakeCluster {
                     downgradeTarget, storageVersion), Optional.ofNullable(m.space)))
         : Optional.empty();
     return new MemberObservation(i, names.member(i), pod, pvc, agent,
-        Optional.ofNullable(m.restoring));
+        Optional.ofNullable(m.restoring), Optional.empty(), Optional.ofNullable(m.corruption));
   }
 
   private static EtcdRelease release(Member m) {

@@ -34,7 +34,7 @@ final class ChaosHistory {
    * modRevision as read once the cluster healed after the last round.
    */
   record Snapshot(long watchFrom, List<Answer> answers, List<Ack> acks, List<Event> events,
-      List<String> watchErrors, Set<Long> clusterIds, List<Membership> memberships,
+      List<String> watchInterruptions, Set<Long> clusterIds, List<Membership> memberships,
       Map<String, Long> finalRead) {
   }
 
@@ -42,10 +42,10 @@ final class ChaosHistory {
   private final List<Answer> answers = new ArrayList<>();
   private final List<Ack> acks = new ArrayList<>();
   private final List<Event> events = new ArrayList<>();
-  private final List<String> watchErrors = new ArrayList<>();
+  private final List<String> watchInterruptions = new ArrayList<>();
   private final Set<Long> clusterIds = new TreeSet<>();
   private final List<Membership> memberships = new ArrayList<>();
-  private int failedWrites;
+  private final List<String> failedWrites = new ArrayList<>();
 
   ChaosHistory(long watchFrom) {
     this.watchFrom = watchFrom;
@@ -60,17 +60,22 @@ final class ChaosHistory {
     answers.add(new Answer(client, true, revision));
   }
 
-  /** A write without an answer: it may or may not have been applied. */
-  synchronized void writeFailed() {
-    failedWrites++;
+  /** A write without an answer ({@code reason}): it may or may not have been applied. */
+  synchronized void writeFailed(String reason) {
+    failedWrites.add(reason);
   }
 
   synchronized void delivered(String key, long modRevision) {
     events.add(new Event(key, modRevision));
   }
 
-  synchronized void watchFailed(String error) {
-    watchErrors.add(error);
+  /**
+   * The watch client reported an error: jetcd does so for every broken stream and then
+   * resumes from the revision after the last event it delivered, unless the error is final;
+   * either way the events themselves show whether anything was missed or repeated.
+   */
+  synchronized void watchInterrupted(String error) {
+    watchInterruptions.add(error);
   }
 
   synchronized void clusterId(long id) {
@@ -86,7 +91,13 @@ final class ChaosHistory {
   }
 
   synchronized int failedWrites() {
-    return failedWrites;
+    return failedWrites.size();
+  }
+
+  /** Why the writes from the {@code from}-th failed write on failed, each reason once. */
+  synchronized List<String> failureReasons(int from) {
+    return failedWrites.subList(Math.min(from, failedWrites.size()), failedWrites.size())
+        .stream().distinct().toList();
   }
 
   synchronized int deliveredEvents() {
@@ -100,7 +111,7 @@ final class ChaosHistory {
 
   synchronized Snapshot snapshot(Map<String, Long> finalRead) {
     return new Snapshot(watchFrom, List.copyOf(answers), List.copyOf(acks), List.copyOf(events),
-        List.copyOf(watchErrors), Set.copyOf(clusterIds), List.copyOf(memberships),
+        List.copyOf(watchInterruptions), Set.copyOf(clusterIds), List.copyOf(memberships),
         Map.copyOf(finalRead));
   }
 }

@@ -69,10 +69,19 @@ class HistoryChecksTest {
   }
 
   @Test
-  void aWatchErrorFailsTheWatchCheck() {
-    ChaosHistory h = healthy();
-    h.watchFailed("required revision has been compacted");
-    assertThat(HistoryChecks.watchExactlyOnce(h.snapshot(FINAL)).held()).isFalse();
+  void anInterruptedWatchHoldsWhenItResumedWithoutGapsAndFailsWhenItDidNot() {
+    ChaosHistory resumed = healthy();
+    resumed.watchInterrupted("Connection closed after GOAWAY");
+    Check held = HistoryChecks.watchExactlyOnce(resumed.snapshot(FINAL));
+    assertThat(held.held()).isTrue();
+    assertThat(held.detail()).contains("resumed after 1 interruptions");
+
+    ChaosHistory stopped = new ChaosHistory(10);
+    stopped.delivered("k/0", 10);
+    stopped.watchInterrupted("required revision has been compacted");
+    Check failed = HistoryChecks.watchExactlyOnce(stopped.snapshot(FINAL));
+    assertThat(failed.held()).isFalse();
+    assertThat(failed.detail()).contains("missed k/1@11", "missed k/2@12", "compacted");
   }
 
   @Test

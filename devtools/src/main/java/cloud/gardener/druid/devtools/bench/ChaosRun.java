@@ -93,8 +93,9 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
       int failed = load.history().failedWrites();
       FaultInjector.Applied applied = injector.apply(fault);
       Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
-      ChaosRound round = new ChaosRound(fault, applied.target(), heal, settings.healTimeout(),
-          load.history().acknowledgedWrites() - acked, load.history().failureReasons(failed));
+      ChaosRound round = new ChaosRound(fault, applied.target(), applied.started(), heal,
+          settings.healTimeout(), load.history().acknowledgedWrites() - acked,
+          load.history().failureReasons(failed));
       rounds.add(round);
       roundLine.accept(round.line());
       if (!round.healed()) {

@@ -48,6 +48,7 @@ class ChaosBenchIT {
       p.waitFor(1, TimeUnit.MINUTES);
     }
     String output = Files.readString(out, StandardCharsets.UTF_8);
+    System.out.println(output); // its rounds and heal times, kept in the Failsafe report
     assertThat(ended).as(output).isTrue();
     assertThat(p.exitValue()).as(output).isZero();
     List<String> rounds = output.lines().filter(l -> l.startsWith("round ")).toList();

@@ -96,7 +96,7 @@ final class ChaosHealing {
   private boolean healed(FaultInjector.Applied applied, long generation, int ackedBefore) {
     FaultKind kind = applied.fault().kind();
     boolean killed = kind == FaultKind.ETCD_KILL || kind == FaultKind.AGENT_KILL;
-    if (killed && Signals.state(applied.pid()).isPresent()) {
+    if (killed && Signals.running(applied.pid())) {
       return false;
     }
     if (kind == FaultKind.OPERATOR_KILL && !operatorReady.getAsBoolean()) {

@@ -58,6 +58,14 @@ public final class Signals {
     return stat(pid).map(Stat::state);
   }
 
+  /**
+   * Whether the process still runs: it exists and is not a zombie (a process killed after its
+   * parent stays one until its new parent reaps it, and not every container init does).
+   */
+  public static boolean running(long pid) {
+    return state(pid).filter(s -> !s.equals("Z")).isPresent();
+  }
+
   /** The fields of {@code /proc/<pid>/stat} used here. */
   record Stat(String comm, String state, long ppid) {
 

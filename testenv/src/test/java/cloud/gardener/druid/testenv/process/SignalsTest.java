@@ -18,5 +18,15 @@ class SignalsTest {
     long gone = ProcessHandle.current().pid() + 4_000_000; // above pid_max
     assertThat(Signals.send(gone, Signals.Signal.CONT)).isFalse();
     assertThat(Signals.state(gone)).isEmpty();
+    assertThat(Signals.running(gone)).isFalse();
+  }
+
+  @Test
+  void aLiveProcessRunsAndAKilledOneNoLonger() throws Exception {
+    Process sleep = new ProcessBuilder("sleep", "30").start();
+    assertThat(Signals.running(sleep.pid())).isTrue();
+    assertThat(Signals.send(sleep.pid(), Signals.Signal.KILL)).isTrue();
+    sleep.waitFor();
+    assertThat(Signals.running(sleep.pid())).isFalse();
   }
 }

@@ -9,6 +9,8 @@ import cloud.gardener.druid.testenv.faults.FaultKind;
 import cloud.gardener.druid.testenv.process.Signals;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -60,14 +62,15 @@ final class ChaosHealing {
 
   /**
    * A spec change that rolls every member (etcd's snapshot count is in the member pods'
-   * arguments); returns the new generation.
+   * arguments); returns the new generation. A merge patch without a resourceVersion: the
+   * operator writes the status meanwhile (the first run's read-modify-write conflicted).
    */
   static long startRollout(KubernetesClient client, Etcd etcd, int round) {
     return client.resources(Etcd.class).inNamespace(etcd.getMetadata().getNamespace())
-        .withName(etcd.getMetadata().getName()).edit(e -> {
-          e.getSpec().getEtcd().setSnapshotCount(75_000L + round);
-          return e;
-        }).getMetadata().getGeneration();
+        .withName(etcd.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"etcd\":{\"snapshotCount\":" + (75_000L + round) + "}}}")
+        .getMetadata().getGeneration();
   }
 
   long generation() {

@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
  * process counts); the Etcd satisfies the rollout predicate for the round's generation; every
  * member pod is Ready with a running container; every member's etcd answers with the same
  * leader and cluster ID; a writer got a write acknowledged after the fault ended; and after an
- * operator kill, the new operator answers /readyz.
+ * operator kill, the new operator answers /readyz and holds the leader lease.
  */
 final class ChaosHealing {
 

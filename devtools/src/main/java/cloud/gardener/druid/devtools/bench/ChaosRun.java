@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.devtools.bench.HistoryChecks.Check;
 import cloud.gardener.druid.devtools.local.LocalStack;
 import cloud.gardener.druid.operator.CrdInstaller;
+import cloud.gardener.druid.operator.LeaderElection;
 import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
@@ -51,6 +52,8 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private LocalCluster cluster;
   private KubernetesClient admin;
   private volatile OperatorProcess operator;
+  /** The lease holder the last operator kill ended: its successor must take the lease. */
+  private volatile String killedHolder = "";
   private ChaosMembers members;
   private ChaosLoad load;
   private RolloutRecorder recorder;
@@ -144,12 +147,26 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
         settings.workDir()), cluster.ledger());
   }
 
+  /**
+   * The operator answers /readyz and, with leader election, holds the lease under an identity
+   * other than the killed one's: /readyz alone answers while a standby waits for the lease.
+   */
   private boolean operatorReady() {
     try {
-      return operator.isReady();
+      return operator.isReady() && (!settings.leaderElection()
+          || leaseHolder().filter(h -> !h.equals(killedHolder)).isPresent());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
+    }
+  }
+
+  private Optional<String> leaseHolder() {
+    try {
+      return Optional.ofNullable(admin.leases().inNamespace(NAMESPACE)
+          .withName(LeaderElection.LEASE_NAME).get()).map(l -> l.getSpec().getHolderIdentity());
+    } catch (RuntimeException apiUnavailable) {
+      return Optional.empty();
     }
   }
 
@@ -166,6 +183,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
 
   @Override
   public void killOperator() {
+    killedHolder = leaseHolder().orElse("");
     operator.kill();
     startOperator();
   }

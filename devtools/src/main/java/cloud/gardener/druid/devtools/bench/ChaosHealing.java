@@ -99,7 +99,7 @@ final class ChaosHealing {
   private boolean healed(FaultInjector.Applied applied, long generation, int ackedBefore) {
     FaultKind kind = applied.fault().kind();
     boolean killed = kind == FaultKind.ETCD_KILL || kind == FaultKind.AGENT_KILL;
-    if (killed && Signals.running(applied.pid())) {
+    if (killed && !replaced(applied)) {
       return false;
     }
     if (kind == FaultKind.OPERATOR_KILL && !operatorReady.getAsBoolean()) {
@@ -113,6 +113,21 @@ final class ChaosHealing {
     } catch (RuntimeException apiUnavailable) {
       return false;
     }
+  }
+
+  /**
+   * The killed process is gone and the member runs a new one in its place: right after an
+   * agent kill its etcd answers until the simulator ends the group, so answers alone prove
+   * nothing (ChaosBenchIT once saw an agent kill "heal" in 0.2 s that way).
+   */
+  private boolean replaced(FaultInjector.Applied applied) {
+    if (Signals.running(applied.pid())) {
+      return false;
+    }
+    Optional<Long> agent = ChaosMembers.agentPid(members.pod(applied.fault().member()));
+    Optional<Long> now = applied.fault().kind() == FaultKind.AGENT_KILL ? agent
+        : agent.flatMap(a -> Signals.childNamed(a, "etcd"));
+    return now.filter(pid -> pid != applied.pid() && Signals.running(pid)).isPresent();
   }
 
   private boolean membersHealthy(int replicas) {

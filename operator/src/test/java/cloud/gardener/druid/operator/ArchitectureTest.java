@@ -41,4 +41,12 @@ class ArchitectureTest {
             OPERATOR + ".etcd..", OPERATOR + ".task..")
         .check(MAIN);
   }
+
+  /** The rollout contract's checker serves the ITs and {@code druid bench chaos} only. */
+  @Test
+  void noOperatorCodeDependsOnTheContractChecker() {
+    noClasses().that().resideOutsideOfPackage(OPERATOR + ".contract..")
+        .should().dependOnClassesThat().resideInAPackage(OPERATOR + ".contract..")
+        .check(MAIN);
+  }
 }

@@ -90,6 +90,17 @@ final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /** Whether it answers /readyz with 200 now. */
+  boolean isReady() throws InterruptedException {
+    return ready();
+  }
+
+  /** SIGKILL of the operator's process group, as a node's OOM killer or a crash would end it. */
+  void kill() {
+    process.kill();
+    process.stop(Duration.ZERO);
+  }
+
   private boolean ready() throws InterruptedException {
     try {
       return get("/readyz").statusCode() == 200;

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * Applies the sample 3-member Etcd at the chosen etcd minor (built first where the members run
  * as processes) and waits until its rollout is complete.
  */
-final class LocalSampleEtcdHook implements LocalStack.Hook {
+public final class LocalSampleEtcdHook implements LocalStack.Hook {
 
   static final String SAMPLE = "examples/etcd-3-local.yaml";
   static final long TIMEOUT_MINUTES = 5;
@@ -53,7 +53,8 @@ final class LocalSampleEtcdHook implements LocalStack.Hook {
         + " druid ctl status " + etcd.getMetadata().getName() + ")", () -> { });
   }
 
-  private static Etcd load() {
+  /** The sample Etcd as the jar carries it. */
+  public static Etcd load() {
     try (InputStream in = LocalSampleEtcdHook.class.getClassLoader().getResourceAsStream(SAMPLE)) {
       if (in == null) {
         throw new IllegalStateException(SAMPLE + " is missing from the druid jar");

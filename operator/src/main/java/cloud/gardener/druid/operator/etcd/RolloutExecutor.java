@@ -56,7 +56,7 @@ public final class RolloutExecutor {
     this.volumes = volumes;
     this.snapshots = snapshots;
     this.pods = new MemberPods(client);
-    this.restarts = new MemberRestart(pods, settings, events, podGoneWait);
+    this.restarts = new MemberRestart(pods, agents, settings, events, podGoneWait);
     this.metadata = new MemberMetadata(client, settings, events);
     this.eventPrefix = "";
   }

@@ -9,6 +9,7 @@ import cloud.gardener.druid.api.tls.PemKeys;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.controlplane.InsecureHttp;
 import cloud.gardener.druid.testenv.junit.TestNamespace;

@@ -1,6 +1,7 @@
 package cloud.gardener.druid.operator.it;
 
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.testenv.LocalCluster;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

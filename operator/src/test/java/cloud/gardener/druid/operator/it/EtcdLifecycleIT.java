@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdMemberStatus;
+import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Pod;

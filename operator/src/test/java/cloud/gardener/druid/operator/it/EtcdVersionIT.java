@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cloud.gardener.druid.api.member.EtcdRelease;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.testenv.etcd.EtcdBuilds;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;

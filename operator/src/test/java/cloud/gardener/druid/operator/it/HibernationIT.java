@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.junit.TestNamespace;

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
+import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;

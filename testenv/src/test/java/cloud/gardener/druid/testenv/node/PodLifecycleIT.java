@@ -7,6 +7,7 @@ import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.TestPods;
 import cloud.gardener.druid.testenv.junit.LocalKubernetes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
+import cloud.gardener.druid.testenv.process.Signals;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.Test;
 
 @LocalKubernetes
 class PodLifecycleIT {
+
+  /** Backoff of a first restart (250 ms), a status sync, and room for a loaded machine. */
+  private static final Duration RESTART_BOUND = Duration.ofSeconds(4);
 
   @Test
   void readyPodRunsOnItsOwnAddressAndIsReachableByDnsName(KubernetesClient client,
@@ -65,6 +69,37 @@ class PodLifecycleIT {
 
     assertThat(pod.getStatus().getContainerStatuses().get(0).getLastState().getTerminated()
         .getExitCode()).isEqualTo(3);
+  }
+
+  /**
+   * As a kubelet ends a container's cgroup when its main process dies: a SIGKILL of the main
+   * process ends its children too, and the container restarts (restartPolicy Always) at once.
+   * The fault injector's agent-kill (docs/faults.md) relies on it.
+   */
+  @Test
+  void aKilledMainProcessTakesItsChildrenAlongAndTheContainerRestarts(KubernetesClient client)
+      throws Exception {
+    client.pods().resource(TestPods.shell("tree", "sleep 1000 & wait").build()).create();
+    Pod running = TestPods.awaitReady(client, "tree");
+    long main = mainPid(running);
+    long child = await().atMost(TestPods.TIMEOUT).until(
+        () -> Signals.childNamed(main, "sleep"), java.util.Optional::isPresent).orElseThrow();
+
+    long killed = System.nanoTime();
+    assertThat(Signals.send(main, Signals.Signal.KILL)).isTrue();
+    Pod restarted = client.pods().withName("tree").waitUntilCondition(p -> TestPods.isReady(p)
+        && p.getStatus().getContainerStatuses().get(0).getRestartCount() == 1,
+        TestPods.TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    Duration restart = Duration.ofNanos(System.nanoTime() - killed);
+
+    assertThat(Signals.running(child)).as("the killed main process's child runs").isFalse();
+    assertThat(mainPid(restarted)).isNotEqualTo(main);
+    assertThat(restart).as("from the kill to Ready again").isLessThan(RESTART_BOUND);
+  }
+
+  private static long mainPid(Pod pod) {
+    String id = pod.getStatus().getContainerStatuses().get(0).getContainerID();
+    return Long.parseLong(id.substring("druid-local://".length()));
   }
 
   @Test

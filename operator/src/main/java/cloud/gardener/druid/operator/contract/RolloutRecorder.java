@@ -1,6 +1,4 @@
-package cloud.gardener.druid.operator.it;
-
-import static org.awaitility.Awaitility.await;
+package cloud.gardener.druid.operator.contract;
 
 import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.RolloutCompletion;
@@ -29,11 +27,12 @@ import java.util.function.Supplier;
  * Records every version of an Etcd and every change of its member pods, as the API server
  * reports them, and checks the rollout invariant over the merged history ordered by
  * resourceVersion: no Etcd version that satisfies the completion predicate may exist while a
- * member pod of an older revision exists or a member pod is not ready.
+ * member pod of an older revision exists or a member pod is not ready. The operator ITs and
+ * {@code druid bench chaos} check the rollout contract ({@code docs/rollout-contract.md}) with it.
  */
-final class RolloutRecorder implements AutoCloseable {
+public final class RolloutRecorder implements AutoCloseable {
 
-  static final Duration CATCH_UP = Duration.ofSeconds(10);
+  public static final Duration CATCH_UP = Duration.ofSeconds(10);
 
   private record Entry(BigInteger version, String kind, String action, HasMetadata object,
       long receivedNanos, String clusterVersion) {
@@ -56,7 +55,7 @@ final class RolloutRecorder implements AutoCloseable {
     this.settings = settings;
   }
 
-  static RolloutRecorder start(KubernetesClient client, Etcd etcd, OperatorSettings settings) {
+  public static RolloutRecorder start(KubernetesClient client, Etcd etcd, OperatorSettings settings) {
     RolloutRecorder r = new RolloutRecorder(settings);
     r.withTrustedCas = e -> TrustedCas.withChecksum(e, TrustedCas.compute(e, (namespace, name) ->
         client.secrets().inNamespace(namespace).withName(name).get()));
@@ -96,7 +95,7 @@ final class RolloutRecorder implements AutoCloseable {
    * Also checks etcd's cluster version (from etcd, as {@code probe} reads it) each time a
    * complete status arrives: it must be the spec's minor then.
    */
-  RolloutRecorder probingClusterVersion(Supplier<String> probe) {
+  public RolloutRecorder probingClusterVersion(Supplier<String> probe) {
     this.clusterVersionProbe = probe;
     return this;
   }
@@ -114,7 +113,7 @@ final class RolloutRecorder implements AutoCloseable {
   }
 
   /** One line per recorded change, for diagnostics. */
-  synchronized String describe() {
+  public synchronized String describe() {
     StringBuilder sb = new StringBuilder();
     entries.stream().filter(e -> e.object() != null).sorted(Comparator.comparing(Entry::version))
         .forEach(e -> sb.append(e.version()).append(' ').append(e.kind()).append(' ')
@@ -127,12 +126,12 @@ final class RolloutRecorder implements AutoCloseable {
     return sb.toString();
   }
 
-  synchronized int etcdVersions() {
+  public synchronized int etcdVersions() {
     return (int) entries.stream().filter(e -> e.kind().equals("Etcd")).count();
   }
 
   /** {@code status.lastOperation.description} of every recorded Etcd version, in order. */
-  synchronized List<String> lastOperations() {
+  public synchronized List<String> lastOperations() {
     return entries.stream().filter(e -> e.kind().equals("Etcd") && e.object() != null)
         .sorted(Comparator.comparing(Entry::version))
         .map(e -> ((Etcd) e.object()).getStatus())
@@ -151,7 +150,19 @@ final class RolloutRecorder implements AutoCloseable {
       return;
     }
     BigInteger wanted = new BigInteger(now.getMetadata().getResourceVersion());
-    await().atMost(CATCH_UP).until(() -> newestEtcdVersion().compareTo(wanted) >= 0);
+    long deadline = System.nanoTime() + CATCH_UP.toNanos();
+    while (newestEtcdVersion().compareTo(wanted) < 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the recorder's watch did not deliver resourceVersion "
+            + wanted + " of the Etcd within " + CATCH_UP);
+      }
+      try {
+        Thread.sleep(50); // the watch delivers on its own thread
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while catching up", e);
+      }
+    }
   }
 
   private synchronized BigInteger newestEtcdVersion() {
@@ -160,7 +171,7 @@ final class RolloutRecorder implements AutoCloseable {
   }
 
   /** Every violation of the invariant in the recorded history; empty when it held. */
-  List<String> violations() {
+  public List<String> violations() {
     catchUp();
     return recordedViolations();
   }
@@ -214,7 +225,7 @@ final class RolloutRecorder implements AutoCloseable {
   }
 
   /** How many recorded Etcd versions satisfied the predicate for {@code generation}. */
-  long completeVersions(long generation) {
+  public long completeVersions(long generation) {
     catchUp();
     return recordedCompleteVersions(generation);
   }
@@ -227,7 +238,7 @@ final class RolloutRecorder implements AutoCloseable {
   }
 
   /** Names of member pods that got a deletion timestamp during the recording, in order. */
-  synchronized List<String> restartedPods() {
+  public synchronized List<String> restartedPods() {
     List<String> names = new ArrayList<>();
     entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
         .sorted(Comparator.comparing(Entry::version))
@@ -245,7 +256,7 @@ final class RolloutRecorder implements AutoCloseable {
    * Members whose pod was deleted while the newest Etcd status before that moment (which the
    * operator computed from etcd itself) listed them as Leader.
    */
-  synchronized List<String> restartedLeaders() {
+  public synchronized List<String> restartedLeaders() {
     List<String> leaders = new ArrayList<>();
     Etcd last = null;
     java.util.Set<String> seen = new java.util.HashSet<>();
@@ -271,7 +282,7 @@ final class RolloutRecorder implements AutoCloseable {
    * when the first status satisfying the predicate was seen, both as received by this client;
    * empty when either is missing.
    */
-  synchronized java.util.Optional<java.time.Duration> readyToComplete(long generation) {
+  public synchronized java.util.Optional<java.time.Duration> readyToComplete(long generation) {
     java.util.Optional<Entry> complete = entries.stream()
         .filter(e -> e.kind().equals("Etcd") && e.object() != null)
         .filter(e -> e.object().getMetadata().getGeneration() == generation

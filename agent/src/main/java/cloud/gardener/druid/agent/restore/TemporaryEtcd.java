@@ -118,6 +118,11 @@ public final class TemporaryEtcd implements AutoCloseable {
         client.revision();
         return;
       } catch (EtcdException e) {
+        if (e.getMessage().contains("user name is empty")) {
+          close();
+          throw new RestoreException("the restored database has etcd authentication on and"
+              + " no etcd user was given (spec.etcd.authSecretRef; --etcd-auth-dir): " + e, e);
+        }
         last = e;
         pause(10);
       }

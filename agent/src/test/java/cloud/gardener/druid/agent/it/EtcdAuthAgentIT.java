@@ -2,11 +2,19 @@ package cloud.gardener.druid.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.store.LocalSnapshotStore;
+import cloud.gardener.druid.agent.store.SnapshotStore;
 import cloud.gardener.druid.agent.testing.AgentArgs;
 import cloud.gardener.druid.agent.testing.AgentProcess;
 import cloud.gardener.druid.agent.testing.LocalEtcd;
+import cloud.gardener.druid.agent.testing.TestConfigs;
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import cloud.gardener.druid.agent.util.LoopbackPorts;
+import cloud.gardener.druid.agent.verify.BackupDrill;
 import cloud.gardener.druid.api.agent.AgentApi;
+import cloud.gardener.druid.api.verify.DrillReport;
+import cloud.gardener.druid.api.verify.DrillReport.Outcome;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,9 +22,11 @@ import io.etcd.jetcd.Client;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -26,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An agent whose etcd has authentication on ({@code spec.etcd.authSecretRef}): with the
  * credential files it takes full and delta snapshots and serves the member status; after the
  * user's password changed and before the file follows, it names the file, never the password;
- * once the file holds the new password it works again without a restart.
+ * once the file holds the new password it works again without a restart. A drill of its
+ * backups needs the credentials too: the restored database keeps etcd's authentication on.
  */
 class EtcdAuthAgentIT {
 
@@ -110,5 +121,25 @@ class EtcdAuthAgentIT {
       assertThat(agent.log()).doesNotContain(FIRST).doesNotContain(SECOND);
     }
     assertThat(Files.readString(logs.resolve("a.log"))).doesNotContain(FIRST);
+
+    // a drill's throw-away etcd restored from these backups keeps etcd's authentication on
+    try (SnapshotStore store = new LocalSnapshotStore(work.resolve("backups"),
+        "default--etcd-test")) {
+      DrillReport without = drill(store, Optional.empty());
+      assertThat(without.outcome()).as(without.message()).isNotEqualTo(Outcome.VERIFIED);
+      assertThat(without.message()).contains("etcd authentication on", "user name is empty");
+      DrillReport with = drill(store, Optional.of(EtcdCredentials.in(auth)));
+      assertThat(with.outcome()).as(with.message()).isEqualTo(Outcome.VERIFIED);
+      assertThat(without.message() + with.message()).doesNotContain(SECOND);
+    }
+  }
+
+  private DrillReport drill(SnapshotStore store, Optional<EtcdCredentials> credentials)
+      throws Exception {
+    MemberConfig scratch = new MemberConfig("etcd-test-drill", "etcd-test", "default", HOST,
+        HOST, LoopbackPorts.on(HOST), LoopbackPorts.on(HOST), Map.of(), "drill",
+        work.resolve("drill"), Optional.empty(), Optional.empty())
+        .withEtcdCredentials(credentials);
+    return new BackupDrill(store, TestConfigs.tuning(), scratch, Clock.systemUTC()).run();
   }
 }

@@ -115,7 +115,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   private void buildClient() {
     try {
       warmClient.complete(new MemberClient(config.member().localClientUrl(),
-          config.member().clientTls()).warmUp());
+          config.member().clientTls(), config.member().etcdCredentials()).warmUp());
     } catch (RuntimeException e) {
       warmClient.completeExceptionally(e);
     }
@@ -342,7 +342,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
 
   @Override
   public void moveLeader(long to) throws EtcdException {
-    LeaderHandOver.moveTo(client().orElseThrow(), to, config.member().clientTls());
+    LeaderHandOver.moveTo(client().orElseThrow(), to, config.member());
   }
 
   @Override

@@ -12,6 +12,7 @@ import cloud.gardener.druid.agent.config.SnapshotPolicy;
 import cloud.gardener.druid.agent.config.StoreOptions;
 import cloud.gardener.druid.agent.store.Snapshot.Compression;
 import cloud.gardener.druid.agent.store.StoreConfig;
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import cloud.gardener.druid.api.agent.AgentApi;
 import cloud.gardener.druid.api.types.CronSchedule;
@@ -123,6 +124,12 @@ public final class AgentOptions {
       + " ca.crt, tls.crt, tls.key for etcd's client URLs (also used by the agent to"
       + " connect). Default: plain HTTP.")
   Path clientTlsDir;
+
+  @Option(names = "--etcd-auth-dir", paramLabel = "DIR", description = "Directory with the"
+      + " files username and password of the etcd user the agent authenticates as (etcd"
+      + " authentication; upstream's --etcd-username/--etcd-password as files). Re-read when"
+      + " etcd refuses a token. Default: no etcd user.")
+  Path etcdAuthDir;
 
   @Option(names = "--peer-tls-dir", paramLabel = "DIR", description = "Directory with ca.crt,"
       + " tls.crt, tls.key for etcd's peer URLs. Default: plain HTTP.")
@@ -258,7 +265,8 @@ public final class AgentOptions {
         peerPort, cluster(etcd, peerTls.isPresent()),
         clusterToken != null ? clusterToken : namespace + "-" + etcd, dataDir, clientTls,
         peerTls, peerSkipClientSanVerification).withExistingCluster(existing.existingCluster())
-        .withAdditionalPeerUrls(additionalPeerUrls.forMember(name));
+        .withAdditionalPeerUrls(additionalPeerUrls.forMember(name))
+        .withEtcdCredentials(Optional.ofNullable(etcdAuthDir).map(EtcdCredentials::in));
     EtcdTuning tuning = new EtcdTuning(etcdBinDir.dir(), bytes(quota), snapshotCount,
         (int) GoDuration.parse(heartbeat).toDuration().toMillis(),
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),

@@ -65,7 +65,7 @@ final class LearnerPromoter implements AutoCloseable {
   }
 
   private void promoteVia(URI voter, long id) throws EtcdException {
-    try (MemberClient client = new MemberClient(voter, member.clientTls())) {
+    try (MemberClient client = new MemberClient(voter, member.clientTls(), member.etcdCredentials())) {
       BackupRestoreMetrics.timed(metrics::memberPromoted, () -> {
         client.promote(id);
         return null;

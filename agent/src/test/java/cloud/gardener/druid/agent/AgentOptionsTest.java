@@ -47,6 +47,15 @@ class AgentOptionsTest {
   }
 
   @Test
+  void anEtcdAuthDirectoryNamesTheUserAndPasswordFiles() {
+    assertThat(parse("--name=etcd-main-0").member().etcdCredentials()).isEmpty();
+    var credentials = parse("--name=etcd-main-0", "--etcd-auth-dir=/var/etcd/auth").member()
+        .etcdCredentials().orElseThrow();
+    assertThat(credentials.username()).isEqualTo(java.nio.file.Path.of("/var/etcd/auth/username"));
+    assertThat(credentials.password()).isEqualTo(java.nio.file.Path.of("/var/etcd/auth/password"));
+  }
+
+  @Test
   void upstreamsTimeoutsHeartbeatAndLeaderChecksHaveUpstreamsDefaultsAndMustBePositive() {
     AgentTimings unset = parse("--name=etcd-main-0").timings();
     assertThat(unset.snapshotTimeout()).isEqualTo(Duration.ofMinutes(15));

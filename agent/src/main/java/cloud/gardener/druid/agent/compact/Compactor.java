@@ -99,7 +99,8 @@ public final class Compactor {
       throws IOException, RestoreException, EtcdException {
     Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     Files.deleteIfExists(log);
-    try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log)) {
+    try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log,
+        scratch.etcdCredentials())) {
       // the restore compacted the history at its last revision already
       temp.client().defragment();
       SnapshotCompression compression = SnapshotCompression.like(plan.full());

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.config;
 
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,6 +23,11 @@ public final class EtcdNameOptions {
       defaultValue = "${env:POD_NAMESPACE:-default}",
       description = "Namespace of the Etcd. Default: $POD_NAMESPACE, else default.")
   private String namespace;
+
+  @Option(names = "--etcd-auth-dir", paramLabel = "DIR", description = "Directory with the"
+      + " files username and password of the Etcd's etcd user: a database restored from its"
+      + " backups keeps etcd's authentication on. Default: no etcd user.")
+  private Path etcdAuthDir;
 
   public String name() {
     return name;
@@ -46,6 +52,12 @@ public final class EtcdNameOptions {
     String memberName = name + "-" + member;
     return new MemberConfig(memberName, name, namespace, "127.0.0.1", "127.0.0.1", 2379, 2380,
         Map.of(memberName, URI.create("http://127.0.0.1:2380")),
-        namespace + "-" + name + "-" + token, dataDir, Optional.empty(), Optional.empty());
+        namespace + "-" + name + "-" + token, dataDir, Optional.empty(), Optional.empty())
+        .withEtcdCredentials(etcdCredentials());
+  }
+
+  /** The etcd user of {@code --etcd-auth-dir}, also for a live cluster the command calls. */
+  public Optional<EtcdCredentials> etcdCredentials() {
+    return Optional.ofNullable(etcdAuthDir).map(EtcdCredentials::in);
   }
 }

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.agent.config;
 
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param existingCluster the running cluster this member joins (empty: it bootstraps or restores)
  * @param additionalPeerUrls peer URLs this member advertises besides its own (the Etcd's
  *     {@code spec.etcd.additionalAdvertisePeerURLs}), e.g. reachable from another network
+ * @param etcdCredentials the etcd user the agent authenticates as ({@code spec.etcd.authSecretRef})
  */
 public record MemberConfig(
     String name,
@@ -35,7 +37,8 @@ public record MemberConfig(
     Optional<TlsFiles> peerTls,
     boolean peerSkipClientSanVerification,
     ExistingCluster existingCluster,
-    List<URI> additionalPeerUrls) {
+    List<URI> additionalPeerUrls,
+    Optional<EtcdCredentials> etcdCredentials) {
 
   public MemberConfig {
     additionalPeerUrls = List.copyOf(additionalPeerUrls);
@@ -47,7 +50,7 @@ public record MemberConfig(
       Optional<TlsFiles> peerTls, boolean peerSkipClientSanVerification) {
     this(name, etcdName, namespace, podIp, advertiseHost, clientPort, peerPort, initialCluster,
         clusterToken, dataDir, clientTls, peerTls, peerSkipClientSanVerification,
-        ExistingCluster.none(), List.of());
+        ExistingCluster.none(), List.of(), Optional.empty());
   }
 
   public MemberConfig(String name, String etcdName, String namespace, String podIp,
@@ -61,13 +64,19 @@ public record MemberConfig(
   public MemberConfig withExistingCluster(ExistingCluster existing) {
     return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
         peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
-        peerSkipClientSanVerification, existing, additionalPeerUrls);
+        peerSkipClientSanVerification, existing, additionalPeerUrls, etcdCredentials);
   }
 
   public MemberConfig withAdditionalPeerUrls(List<URI> urls) {
     return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
         peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
-        peerSkipClientSanVerification, existingCluster, urls);
+        peerSkipClientSanVerification, existingCluster, urls, etcdCredentials);
+  }
+
+  public MemberConfig withEtcdCredentials(Optional<EtcdCredentials> credentials) {
+    return new MemberConfig(name, etcdName, namespace, podIp, advertiseHost, clientPort,
+        peerPort, initialCluster, clusterToken, dataDir, clientTls, peerTls,
+        peerSkipClientSanVerification, existingCluster, additionalPeerUrls, credentials);
   }
 
   /** Every peer URL this member advertises: its own first, then the additional ones. */

@@ -146,7 +146,7 @@ public final class Defragmenter {
 
     @Override
     public Optional<MemberStatus> status(Peer peer) {
-      try (MemberClient other = new MemberClient(peer.clientUrl(), member.clientTls())) {
+      try (MemberClient other = new MemberClient(peer.clientUrl(), member.clientTls(), member.etcdCredentials())) {
         return Optional.of(other.status());
       } catch (EtcdException e) {
         LOG.debug("status of {}: {}", peer.name(), e.getMessage());
@@ -156,7 +156,7 @@ public final class Defragmenter {
 
     @Override
     public void defragment(Peer peer) throws EtcdException {
-      try (MemberClient other = new MemberClient(peer.clientUrl(), member.clientTls())) {
+      try (MemberClient other = new MemberClient(peer.clientUrl(), member.clientTls(), member.etcdCredentials())) {
         Defragmenter.defragment(other, metrics, timeout);
       }
     }

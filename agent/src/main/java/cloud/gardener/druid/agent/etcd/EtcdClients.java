@@ -1,6 +1,7 @@
 package cloud.gardener.druid.agent.etcd;
 
 import cloud.gardener.druid.agent.config.MemberConfig;
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import cloud.gardener.druid.agent.tls.TlsContexts;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import io.etcd.jetcd.Client;
@@ -21,6 +22,11 @@ public final class EtcdClients {
   }
 
   public static Client connect(List<URI> endpoints, Optional<TlsFiles> tls) {
+    return withAuth(endpoints, tls, Optional.empty());
+  }
+
+  /** A client whose calls carry the token of {@code auth} (etcd authentication). */
+  static Client withAuth(List<URI> endpoints, Optional<TlsFiles> tls, Optional<EtcdAuth> auth) {
     ClientBuilder builder = Client.builder()
         .endpoints(endpoints.toArray(URI[]::new))
         .connectTimeout(Duration.ofSeconds(5))
@@ -42,10 +48,14 @@ public final class EtcdClients {
             + e.getMessage(), e);
       }
     }
+    auth.ifPresent(a -> builder.interceptor(new EtcdAuthInterceptor(a)));
     return builder.build();
   }
 
-  public static Client local(MemberConfig member) {
-    return connect(List.of(member.localClientUrl()), member.clientTls());
+  /** A client of a cluster's {@code endpoints} as the etcd user of {@code credentials}. */
+  public static Client connect(List<URI> endpoints, Optional<TlsFiles> tls,
+      Optional<EtcdCredentials> credentials) {
+    return withAuth(endpoints, tls, credentials.map(c -> new EtcdAuth(c, endpoints.get(0), tls,
+        Duration.ofSeconds(10), java.time.Clock.systemUTC())));
   }
 }

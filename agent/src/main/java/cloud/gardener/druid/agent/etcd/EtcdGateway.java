@@ -24,10 +24,12 @@ final class EtcdGateway {
   private final URI endpoint;
   private final Duration timeout;
   private final HttpClient http;
+  private final Optional<EtcdAuth> auth;
 
-  EtcdGateway(URI endpoint, Optional<TlsFiles> tls, Duration timeout) {
+  EtcdGateway(URI endpoint, Optional<TlsFiles> tls, Duration timeout, Optional<EtcdAuth> auth) {
     this.endpoint = endpoint;
     this.timeout = timeout;
+    this.auth = auth;
     HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
     if (tls.isPresent()) {
       try {
@@ -41,17 +43,44 @@ final class EtcdGateway {
   }
 
   String get(String path, String what) throws EtcdException {
-    return send(HttpRequest.newBuilder(endpoint.resolve(path)).timeout(timeout).GET().build(),
+    return send(() -> HttpRequest.newBuilder(endpoint.resolve(path)).timeout(timeout).GET(),
         what);
   }
 
   String post(String path, String json, String what) throws EtcdException {
-    return send(HttpRequest.newBuilder(endpoint.resolve(path)).timeout(timeout)
+    return send(() -> HttpRequest.newBuilder(endpoint.resolve(path)).timeout(timeout)
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), what);
+        .POST(HttpRequest.BodyPublishers.ofString(json)), what);
   }
 
-  private String send(HttpRequest request, String what) throws EtcdException {
+  /**
+   * Sends with the token in etcd's {@code Authorization} header when authenticating; a call
+   * refused for its token is sent once more with a new one.
+   */
+  private String send(java.util.function.Supplier<HttpRequest.Builder> request, String what)
+      throws EtcdException {
+    if (auth.isEmpty()) {
+      return sendOnce(request.get().build(), what);
+    }
+    Optional<String> token = auth.get().token();
+    try {
+      return sendOnce(withToken(request.get(), token), what);
+    } catch (EtcdException e) {
+      auth.get().refused(token.orElse(null), e.getMessage());
+      Optional<String> next = auth.get().token();
+      if (next.equals(token)) {
+        throw e;
+      }
+      return sendOnce(withToken(request.get(), next), what);
+    }
+  }
+
+  private static HttpRequest withToken(HttpRequest.Builder request, Optional<String> token) {
+    token.ifPresent(t -> request.header("Authorization", t));
+    return request.build();
+  }
+
+  private String sendOnce(HttpRequest request, String what) throws EtcdException {
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {

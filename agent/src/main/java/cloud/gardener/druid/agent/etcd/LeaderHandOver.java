@@ -1,6 +1,6 @@
 package cloud.gardener.druid.agent.etcd;
 
-import cloud.gardener.druid.agent.tls.TlsFiles;
+import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.api.agent.MemberStatus;
 import io.etcd.jetcd.cluster.Member;
 import java.net.URI;
@@ -56,7 +56,7 @@ public final class LeaderHandOver {
    * leads, else through the leader at the client URL it advertises (etcd moves leadership only
    * on the leader; after joining an existing cluster the leader may be one of its members).
    */
-  public static void moveTo(MemberClient self, long to, Optional<TlsFiles> clientTls)
+  public static void moveTo(MemberClient self, long to, MemberConfig member)
       throws EtcdException {
     MemberStatus status = self.status();
     if (status.role() == MemberStatus.Role.Leader) {
@@ -73,7 +73,7 @@ public final class LeaderHandOver {
     }
     EtcdException last = null;
     for (URI url : leader.get().getClientURIs()) {
-      try (MemberClient client = new MemberClient(url, clientTls)) {
+      try (MemberClient client = new MemberClient(url, member.clientTls(), member.etcdCredentials())) {
         client.moveLeader(to);
         LOG.info("moved leadership from {} ({}) to {}", leader.get().getName(), url,
             MemberStatus.hex(to));

@@ -4,6 +4,7 @@ import cloud.gardener.druid.api.agent.Downgraded;
 import cloud.gardener.druid.api.agent.MemberStatus;
 import static cloud.gardener.druid.api.agent.MemberStatus.hex;
 
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -11,6 +12,7 @@ import io.etcd.jetcd.cluster.Member;
 import io.etcd.jetcd.maintenance.StatusResponse;
 import io.etcd.jetcd.options.GetOption;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,12 +32,23 @@ public final class MemberClient implements AutoCloseable {
   private final Client client;
   private final URI endpoint;
   private final Optional<TlsFiles> tls;
+  private final Optional<EtcdAuth> auth;
   private EtcdGateway gateway;
 
   public MemberClient(URI endpoint, Optional<TlsFiles> tls) {
+    this(endpoint, tls, Optional.empty());
+  }
+
+  /**
+   * A client of the member at {@code endpoint}; with {@code credentials}, every call (gRPC and
+   * gateway) authenticates as that etcd user.
+   */
+  public MemberClient(URI endpoint, Optional<TlsFiles> tls,
+      Optional<EtcdCredentials> credentials) {
     this.endpoint = endpoint;
     this.tls = tls;
-    this.client = EtcdClients.connect(List.of(endpoint), tls);
+    this.auth = credentials.map(c -> new EtcdAuth(c, endpoint, tls, TIMEOUT, Clock.systemUTC()));
+    this.client = EtcdClients.withAuth(List.of(endpoint), tls, auth);
   }
 
   public Client client() {
@@ -262,7 +275,7 @@ public final class MemberClient implements AutoCloseable {
 
   private synchronized EtcdGateway gateway() {
     if (gateway == null) {
-      gateway = new EtcdGateway(endpoint, tls, TIMEOUT);
+      gateway = new EtcdGateway(endpoint, tls, TIMEOUT, auth);
     }
     return gateway;
   }

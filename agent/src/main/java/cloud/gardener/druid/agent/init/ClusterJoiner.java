@@ -80,7 +80,7 @@ final class ClusterJoiner {
   }
 
   private Optional<MemberClient> probe(String name, URI clientUrl) {
-    MemberClient client = new MemberClient(clientUrl, member.clientTls());
+    MemberClient client = new MemberClient(clientUrl, member.clientTls(), member.etcdCredentials());
     try {
       client.members();
       client.revision();

@@ -113,7 +113,8 @@ public final class PointInTimeRestore {
       throws IOException, RestoreException, EtcdException {
     Path log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     Files.deleteIfExists(log);
-    try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log)) {
+    try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir, log,
+        scratch.etcdCredentials())) {
       temp.client().defragment();
       target.writeIdentity(targetIdentity);
       SnapshotCompression compression = SnapshotCompression.like(plan.full());

@@ -107,7 +107,7 @@ public final class UndeleteCommand implements Callable<Integer> {
     Optional<TlsFiles> tls = Optional.ofNullable(clientTlsDir).map(dir -> new TlsFiles(
         dir.resolve("ca.crt"), dir.resolve("tls.crt"), dir.resolve("tls.key")));
     try (SnapshotStore snapshots = SnapshotStores.open(store);
-        Client live = EtcdClients.connect(endpoints, tls)) {
+        Client live = EtcdClients.connect(endpoints, tls, etcd.etcdCredentials())) {
       report = new Undeleter(snapshots, EtcdTuning.defaults(etcdBinDir.dir()),
           etcd.scratchMember("undelete", "undelete", dataDir), live, Clock.systemUTC(),
           line -> {

@@ -103,7 +103,7 @@ public final class Undeleter {
       new Restorer(store, etcd, scratch, new RestoreProgress(clock))
           .restore(history.planAt(revision), staged -> { });
       try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), scratch.name(), dataDir,
-          etcdLog)) {
+          etcdLog, scratch.etcdCredentials())) {
         Map<String, byte[]> keys = new LinkedHashMap<>();
         PrefixRead.read(temp.client().client(), prefix)
             .forEach((key, kv) -> keys.put(key, kv.value()));

@@ -232,7 +232,7 @@ public final class Restorer {
       long fullRevision) throws IOException, RestoreException {
     long started = System.nanoTime();
     try (TemporaryEtcd temp = TemporaryEtcd.start(etcd.etcd(), member.name(), staging,
-        work.resolve("etcd.log"))) {
+        work.resolve("etcd.log"), member.etcdCredentials())) {
       long readyCpu = temp.cpuMillis();
       long agentCpu = ProcessCpu.millis(ProcessHandle.current());
       LOG.info("temporary etcd ready in {} ms (its CPU {} ms)",

@@ -4,6 +4,7 @@ import cloud.gardener.druid.agent.etcd.EtcdBinaryVersion;
 import cloud.gardener.druid.agent.etcd.EtcdException;
 import cloud.gardener.druid.agent.etcd.EtcdProcess;
 import cloud.gardener.druid.agent.etcd.MemberClient;
+import cloud.gardener.druid.agent.tls.EtcdCredentials;
 import cloud.gardener.druid.agent.snapshot.DeltaEvent;
 import cloud.gardener.druid.agent.util.LoopbackPorts;
 import cloud.gardener.druid.agent.util.ProcessCpu;
@@ -44,8 +45,12 @@ public final class TemporaryEtcd implements AutoCloseable {
     this.client = client;
   }
 
-  public static TemporaryEtcd start(Path etcdBinary, String name, Path dataDir, Path log)
-      throws IOException, RestoreException {
+  /**
+   * @param credentials the etcd user of the Etcd: a database restored from its backups keeps
+   *     etcd's authentication on (the gateway then serves the authentication requests)
+   */
+  public static TemporaryEtcd start(Path etcdBinary, String name, Path dataDir, Path log,
+      Optional<EtcdCredentials> credentials) throws IOException, RestoreException {
     URI clientUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
     URI peerUrl = URI.create("http://" + HOST + ":" + LoopbackPorts.on(HOST));
     List<String> flags = new java.util.ArrayList<>(List.of(
@@ -63,7 +68,7 @@ public final class TemporaryEtcd implements AutoCloseable {
         "--max-txn-ops=" + MAX_TXN_OPS,
         "--max-request-bytes=" + MAX_REQUEST_BYTES,
         "--quota-backend-bytes=" + 8L * 1024 * 1024 * 1024,
-        "--enable-grpc-gateway=false",
+        "--enable-grpc-gateway=" + credentials.isPresent(),
         // the compaction after a replay deletes in batches of 1,000 revisions with a 10 ms
         // pause after each: half a second per 50,000 replayed revisions spent sleeping
         EtcdBinaryVersion.flag(etcdBinary, "compaction-batch-limit") + "="
@@ -79,7 +84,8 @@ public final class TemporaryEtcd implements AutoCloseable {
     EtcdProcess process = EtcdProcess.start(etcdBinary, flags, Redirect.appendTo(log.toFile()));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     // its channel is built while etcd opens its database; it connects on its first call
-    MemberClient client = new MemberClient(clientUrl, Optional.empty()).warmUp();
+    MemberClient client = new MemberClient(clientUrl, Optional.empty(), credentials)
+        .warmUp();
     TemporaryEtcd etcd = new TemporaryEtcd(process, client);
     awaitListening(etcd, clientUrl, deadline, log);
     etcd.awaitReady(log, deadline);
@@ -112,6 +118,11 @@ public final class TemporaryEtcd implements AutoCloseable {
         client.revision();
         return;
       } catch (EtcdException e) {
+        if (e.getMessage().contains("user name is empty")) {
+          close();
+          throw new RestoreException("the restored database has etcd authentication on and"
+              + " no etcd user was given (spec.etcd.authSecretRef; --etcd-auth-dir): " + e, e);
+        }
         last = e;
         pause(10);
       }

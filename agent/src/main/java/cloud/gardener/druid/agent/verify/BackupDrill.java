@@ -220,7 +220,7 @@ public final class BackupDrill {
 
   private TemporaryEtcd start(Path dir) throws IOException, RestoreException {
     Path log = dir.resolveSibling(dir.getFileName() + ".log");
-    return TemporaryEtcd.start(etcd.etcd(), scratch.name(), dir, log);
+    return TemporaryEtcd.start(etcd.etcd(), scratch.name(), dir, log, scratch.etcdCredentials());
   }
 
   private static Optional<SnapshotIntegrityException> causeOf(Throwable e) {

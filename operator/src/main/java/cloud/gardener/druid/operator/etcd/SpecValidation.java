@@ -8,6 +8,7 @@ import cloud.gardener.druid.api.v1alpha1.CompressionSpec;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdConfig;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import cloud.gardener.druid.operator.model.EtcdAuthSecret;
 import cloud.gardener.druid.operator.model.StoreProviders;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,6 +32,8 @@ public final class SpecValidation {
   public record Problem(String code, String description) {
   }
 
+  static final String AUTH_FIELD = "spec.etcd.authSecretRef";
+
   private final KubernetesClient client;
   private final Map<String, Long> passedGeneration = new ConcurrentHashMap<>();
 
@@ -51,6 +54,8 @@ public final class SpecValidation {
       if (s == null) {
         problems.add(new Problem("ERR_SECRET_NOT_FOUND",
             field + " references secret " + name + ", which does not exist"));
+      } else if (field.equals(AUTH_FIELD)) {
+        missingAuthKeys(s).ifPresent(problems::add);
       }
     });
     if (problems.isEmpty() && uid != null && generation != null) {
@@ -59,6 +64,23 @@ public final class SpecValidation {
       passedGeneration.remove(uid);
     }
     return problems;
+  }
+
+  /** The etcd user's Secret holds a non-empty username and password (values never shown). */
+  static Optional<Problem> missingAuthKeys(Secret s) {
+    List<String> missing = new ArrayList<>();
+    for (String key : List.of(EtcdAuthSecret.USERNAME, EtcdAuthSecret.PASSWORD)) {
+      boolean inData = s.getData() != null && s.getData().get(key) != null
+          && !s.getData().get(key).isEmpty();
+      boolean inStringData = s.getStringData() != null && s.getStringData().get(key) != null
+          && !s.getStringData().get(key).isEmpty();
+      if (!inData && !inStringData) {
+        missing.add(key);
+      }
+    }
+    return missing.isEmpty() ? Optional.empty() : Optional.of(new Problem("ERR_INVALID_SPEC",
+        AUTH_FIELD + ": secret " + s.getMetadata().getName() + " has no non-empty key "
+            + String.join(", ", missing) + " (the etcd user the agent authenticates as)"));
   }
 
   /** Forgets a deleted Etcd. */
@@ -76,6 +98,7 @@ public final class SpecValidation {
       duration(p, "spec.etcd.heartbeatDuration", ec.getHeartbeatDuration());
       duration(p, "spec.etcd.etcdDefragTimeout", ec.getEtcdDefragTimeout());
       Quantities.validate(ec.getQuota()).ifPresent(m -> p.add(invalid("spec.etcd.quota", m)));
+      authSecret(p, etcd);
       if (ec.getCapacity() != null) {
         Quantities.validate(ec.getCapacity().getMaxQuota())
             .ifPresent(m -> p.add(invalid("spec.etcd.capacity.maxQuota", m)));
@@ -112,6 +135,8 @@ public final class SpecValidation {
     if (ec != null) {
       tls(refs, "spec.etcd.clientUrlTls", ec.getClientUrlTls());
       tls(refs, "spec.etcd.peerUrlTls", ec.getPeerUrlTls());
+      Optional.ofNullable(ec.getAuthSecretRef()).map(r -> r.getName())
+          .filter(n -> !n.isBlank()).ifPresent(n -> refs.put(AUTH_FIELD, n));
     }
     BackupSpec b = etcd.getSpec().getBackup();
     if (b != null) {
@@ -130,6 +155,24 @@ public final class SpecValidation {
     refs.put(field + ".serverTLSSecretRef", tls.getServerTLSSecretRef().getName());
     if (tls.getClientTLSSecretRef() != null) {
       refs.put(field + ".clientTLSSecretRef", tls.getClientTLSSecretRef().getName());
+    }
+  }
+
+  /** A pod mounts Secrets of its own namespace only. */
+  private static void authSecret(List<Problem> p, Etcd etcd) {
+    var ref = etcd.getSpec().getEtcd().getAuthSecretRef();
+    if (ref == null) {
+      return;
+    }
+    if (ref.getName() == null || ref.getName().isBlank()) {
+      p.add(invalid(AUTH_FIELD + ".name", "the name of the Secret with the keys username and"
+          + " password is required"));
+    }
+    String ns = etcd.getMetadata().getNamespace();
+    if (ref.getNamespace() != null && !ref.getNamespace().isEmpty()
+        && !ref.getNamespace().equals(ns)) {
+      p.add(invalid(AUTH_FIELD + ".namespace", "the Secret must be in the Etcd's namespace "
+          + ns + ", not " + ref.getNamespace()));
     }
   }
 

@@ -94,6 +94,9 @@ public final class AgentArgs {
         add(args, "peer-skip-client-san-verification", true);
       }
     }
+    if (ec.getAuthSecretRef() != null) {
+      add(args, "etcd-auth-dir", MemberLayout.ETCD_AUTH_DIR);
+    }
     add(args, "server-tls-dir", MemberLayout.AGENT_TLS_DIR); // always: the API authenticates
     timings(args, ec, backup);
     if (backup.getStore() != null) {

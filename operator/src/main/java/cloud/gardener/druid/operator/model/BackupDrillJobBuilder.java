@@ -100,6 +100,7 @@ public final class BackupDrillJobBuilder {
       volumes.add(MemberPodBuilder.secretVolume("store-secret", store.getSecretRef().getName()));
       mounts.add(mount("store-secret", MemberLayout.STORE_SECRET_DIR, true));
     }
+    EtcdAuthSecret.addTo(etcd, args, volumes, mounts);
     if (local) {
       volumes.add(LocalStore.volume("local-store", settings,
           etcd.getMetadata().getNamespace(), store));

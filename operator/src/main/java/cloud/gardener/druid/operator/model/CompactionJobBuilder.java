@@ -96,6 +96,7 @@ public final class CompactionJobBuilder {
       mounts.add(new VolumeMountBuilder().withName("store-secret")
           .withMountPath(MemberLayout.STORE_SECRET_DIR).withReadOnly(true).build());
     }
+    EtcdAuthSecret.addTo(etcd, args, volumes, mounts);
     if (local) {
       volumes.add(LocalStore.volume("local-store", settings,
           etcd.getMetadata().getNamespace(), store));

@@ -14,6 +14,8 @@ public final class MemberLayout {
   public static final String CLIENT_TLS_DIR = "/var/etcd/ssl/client";
   public static final String PEER_TLS_DIR = "/var/etcd/ssl/peer";
   public static final String AGENT_TLS_DIR = "/var/etcd/ssl/agent";
+  /** The files username and password of spec.etcd.authSecretRef's Secret, read-only. */
+  public static final String ETCD_AUTH_DIR = "/var/etcd/auth";
   public static final String STORE_SECRET_DIR = "/var/etcd-backup/secret";
   public static final String LOCAL_STORE_DIR = "/var/etcd-backup/local";
   public static final String DEFAULT_CA_KEY = "ca.crt";

@@ -214,6 +214,9 @@ public final class MemberPodBuilder {
     if (ec.getPeerUrlTls() != null) {
       mounts.add(mount("peer-tls", MemberLayout.PEER_TLS_DIR));
     }
+    if (ec.getAuthSecretRef() != null) {
+      mounts.add(EtcdAuthSecret.mount());
+    }
     mounts.add(mount("agent-tls", MemberLayout.AGENT_TLS_DIR));
     var store = EtcdDefaults.backup(etcd).getStore();
     if (store != null && store.getSecretRef() != null) {
@@ -235,6 +238,9 @@ public final class MemberPodBuilder {
     tlsVolume(volumes, "client-tls", ec.getClientUrlTls());
     tlsVolume(volumes, "peer-tls", ec.getPeerUrlTls());
     volumes.add(agentTlsVolume(etcd));
+    if (ec.getAuthSecretRef() != null) {
+      volumes.add(EtcdAuthSecret.volume(ec.getAuthSecretRef().getName()));
+    }
     var store = EtcdDefaults.backup(etcd).getStore();
     if (store != null && store.getSecretRef() != null) {
       volumes.add(secretVolume("store-secret", store.getSecretRef().getName()));

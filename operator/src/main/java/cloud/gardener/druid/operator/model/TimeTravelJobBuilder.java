@@ -134,6 +134,7 @@ public final class TimeTravelJobBuilder {
       volumes.add(MemberPodBuilder.secretVolume("store-secret", store.getSecretRef().getName()));
       mounts.add(mount("store-secret", MemberLayout.STORE_SECRET_DIR, true));
     }
+    EtcdAuthSecret.addTo(etcd, args, volumes, mounts);
     if (local) {
       volumes.add(LocalStore.volume("local-store", settings,
           etcd.getMetadata().getNamespace(), store));

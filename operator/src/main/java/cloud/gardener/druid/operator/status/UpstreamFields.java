@@ -61,10 +61,6 @@ public final class UpstreamFields {
       ignored.add(new Ignored("spec.etcd.wrapperPort", "there is no etcd-wrapper; the agent"
           + " API listens on spec.backup.port"));
     }
-    if (ec.getAuthSecretRef() != null) {
-      ignored.add(new Ignored("spec.etcd.authSecretRef", "etcd runs without user"
-          + " authentication; clients authenticate with certificates (spec.etcd.clientUrlTls)"));
-    }
     if (Boolean.FALSE.equals(ec.getEnableGRPCGateway())) {
       ignored.add(new Ignored("spec.etcd.enableGRPCGateway", "etcd always serves its gRPC"
           + " gateway"));

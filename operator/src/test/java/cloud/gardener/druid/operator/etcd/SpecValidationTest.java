@@ -6,6 +6,8 @@ import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.KeyedSecretReference;
 import cloud.gardener.druid.api.v1alpha1.TLSConfig;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.SecretReference;
 import cloud.gardener.druid.operator.testing.Etcds;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,33 @@ class SpecValidationTest {
       assertThat(p.code()).isEqualTo("ERR_INVALID_SPEC");
       assertThat(p.description()).startsWith("spec.backup.fullSnapshotSchedule: '61 * * * *'");
     });
+  }
+
+  @Test
+  void anEtcdUserSecretElsewhereOrWithoutANameIsNamedWithItsField() {
+    Etcd etcd = Etcds.etcd("e", 3);
+    etcd.getMetadata().setNamespace("shoot");
+    etcd.getSpec().getEtcd().setAuthSecretRef(new SecretReference("", "garden"));
+    assertThat(SpecValidation.syntax(etcd)).extracting(SpecValidation.Problem::description)
+        .satisfiesExactly(
+            d -> assertThat(d).startsWith("spec.etcd.authSecretRef.name: "),
+            d -> assertThat(d).startsWith("spec.etcd.authSecretRef.namespace: ")
+                .contains("shoot", "garden"));
+    etcd.getSpec().getEtcd().setAuthSecretRef(new SecretReference("etcd-user", "shoot"));
+    assertThat(SpecValidation.syntax(etcd)).isEmpty();
+    assertThat(SpecValidation.secrets(etcd)).containsEntry("spec.etcd.authSecretRef",
+        "etcd-user");
+  }
+
+  @Test
+  void anEtcdUserSecretNeedsAUsernameAndAPasswordAndTheProblemShowsNoValue() {
+    Secret partial = new SecretBuilder().withNewMetadata().withName("etcd-user").endMetadata()
+        .addToData("username", "cm9vdA==").addToData("password", "").build();
+    assertThat(SpecValidation.missingAuthKeys(partial)).hasValueSatisfying(p ->
+        assertThat(p.description()).isEqualTo("spec.etcd.authSecretRef: secret etcd-user has"
+            + " no non-empty key password (the etcd user the agent authenticates as)"));
+    Secret whole = new SecretBuilder(partial).addToData("password", "c2VjcmV0").build();
+    assertThat(SpecValidation.missingAuthKeys(whole)).isEmpty();
   }
 
   @Test

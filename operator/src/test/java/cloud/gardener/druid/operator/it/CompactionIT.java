@@ -181,7 +181,7 @@ class CompactionIT {
         "restore-check", work.resolve("data"), Optional.empty(), Optional.empty());
     new Restorer(alone, EtcdTuning.defaults(bin), member).restore(dir -> { }).orElseThrow();
     try (TemporaryEtcd etcd = TemporaryEtcd.start(bin.resolve("etcd"), "restored",
-        work.resolve("data"), work.resolve("etcd.log"))) {
+        work.resolve("data"), work.resolve("etcd.log"), Optional.empty())) {
       Map<String, String> keys = new TreeMap<>();
       ByteSequence prefix = ByteSequence.from("/compaction/", StandardCharsets.UTF_8);
       etcd.client().client().getKVClient().get(prefix, GetOption.builder().isPrefix(true).build())

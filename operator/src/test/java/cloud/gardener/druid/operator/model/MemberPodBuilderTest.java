@@ -43,6 +43,37 @@ class MemberPodBuilderTest {
   }
 
   @Test
+  void anEtcdUserSecretIsMountedReadOnlyAndTheAgentGetsItsDirectoryNotItsValues() {
+    Etcd etcd = Etcds.etcd("etcd-main", 3);
+    Pod plain = MemberPodBuilder.build(etcd, settings, 0);
+    assertThat(plain.getSpec().getVolumes()).noneMatch(v -> v.getName().equals("etcd-auth"));
+    assertThat(plain.getSpec().getContainers().get(0).getArgs())
+        .noneMatch(a -> a.startsWith("--etcd-auth-dir"));
+
+    etcd.getSpec().getEtcd().setAuthSecretRef(new SecretReference("etcd-user", null));
+    Pod pod = MemberPodBuilder.build(etcd, settings, 0);
+
+    assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getName().equals("etcd-auth"))
+        .singleElement().satisfies(v -> {
+          assertThat(v.getSecret().getSecretName()).isEqualTo("etcd-user");
+          assertThat(v.getSecret().getItems()).extracting(i -> i.getKey() + "=" + i.getPath())
+              .containsExactly("username=username", "password=password");
+        });
+    var container = pod.getSpec().getContainers().get(0);
+    assertThat(container.getVolumeMounts()).filteredOn(m -> m.getName().equals("etcd-auth"))
+        .singleElement().satisfies(m -> {
+          assertThat(m.getMountPath()).isEqualTo(MemberLayout.ETCD_AUTH_DIR);
+          assertThat(m.getReadOnly()).isTrue();
+        });
+    assertThat(container.getArgs()).contains("--etcd-auth-dir=" + MemberLayout.ETCD_AUTH_DIR)
+        .noneMatch(a -> a.contains("password=") || a.contains("username="));
+    assertThat(container.getEnv()).noneMatch(e -> e.getValueFrom() != null
+        && e.getValueFrom().getSecretKeyRef() != null);
+    assertThat(MemberPodBuilder.revision(etcd, settings))
+        .isNotEqualTo(MemberPodBuilder.revision(Etcds.etcd("etcd-main", 3), settings));
+  }
+
+  @Test
   void etcdMetricsAndFreelistTypeReachEtcdThroughTheAgent() {
     Etcd etcd = Etcds.etcd("etcd-main", 3);
     assertThat(MemberPodBuilder.build(etcd, settings, 0).getSpec().getContainers().get(0)

@@ -86,10 +86,22 @@ class UpstreamFieldsTest {
     etcd.getSpec().setSelector(new LabelSelector());
 
     assertThat(fields(etcd)).containsExactly("spec.selector", "spec.etcd.image",
-        "spec.etcd.wrapperPort", "spec.etcd.authSecretRef", "spec.etcd.enableGRPCGateway",
+        "spec.etcd.wrapperPort", "spec.etcd.enableGRPCGateway",
         "spec.backup.image",
         "spec.backup.enableProfiling", "spec.backup.tls.clientTLSSecretRef");
     assertThat(UpstreamFields.of(etcd)).allSatisfy(i -> assertThat(i.instead()).isNotBlank());
+  }
+
+  @Test
+  void anEtcdUserIsHonouredSoItsSecretIsNotReported() {
+    Etcd etcd = etcd(ec -> {
+      SecretReference auth = new SecretReference();
+      auth.setName("etcd-user");
+      ec.setAuthSecretRef(auth);
+    }, b -> { });
+
+    assertThat(fields(etcd)).doesNotContain("spec.etcd.authSecretRef").isEmpty();
+    assertThat(UpstreamFields.condition(etcd)).isEmpty();
   }
 
   @Test

@@ -56,7 +56,9 @@ class SnapshotRestoreIT {
         awaitFlushed(deltas, etcd);
       }
     }
-    assertThat(store.list()).filteredOn(s -> !s.isFull()).hasSize(2);
+    // at least one delta per batch; more when a flush came before the watch had delivered a
+    // whole batch (a busy machine), which the restore must replay just the same
+    assertThat(store.list()).filteredOn(s -> !s.isFull()).hasSizeGreaterThanOrEqualTo(2);
 
     MemberConfig member = TestConfigs.single("etcd-test-0", "127.0.0.1",
         LoopbackPorts.on("127.0.0.1"), LoopbackPorts.on("127.0.0.1"), work.resolve("restored"));

@@ -47,8 +47,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   }
 
   private final Settings settings;
-  private final Consumer<String> progress;
-  private final long started = System.nanoTime();
+  private final BenchLog log;
   private LocalCluster cluster;
   private KubernetesClient admin;
   private volatile OperatorProcess operator;
@@ -61,7 +60,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
 
   private ChaosRun(Settings settings, Consumer<String> progress) {
     this.settings = settings;
-    this.progress = progress;
+    this.log = new BenchLog(progress);
   }
 
   /** Runs it; {@code roundLine} gets each round's line as soon as the round healed. */
@@ -83,7 +82,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   }
 
   private Report rounds(Consumer<String> roundLine) throws Exception {
-    say("seed " + settings.seed() + ", work directory " + settings.workDir() + " (logs in logs/)");
+    log.say("seed " + settings.seed() + ", work directory " + settings.workDir() + " (logs in logs/)");
     Etcd etcd = startEverything();
     ChaosHealing healing = new ChaosHealing(admin, etcd, members, this::operatorReady,
         load.history());
@@ -102,7 +101,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
       rounds.add(round);
       roundLine.accept(round.line());
       if (!round.healed()) {
-        say("round " + fault.round() + " did not heal; stopping the rounds");
+        log.say("round " + fault.round() + " did not heal; stopping the rounds");
         break;
       }
     }
@@ -128,12 +127,12 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
         .endMetadata().build()).create();
     Files.createDirectories(stores());
-    say("control plane and node simulator up in " + secondsSince(t) + " s");
+    log.say("control plane and node simulator up in " + BenchLog.secondsSince(t) + " s");
     startOperator();
     operator.awaitReady(settings.healTimeout());
     Etcd etcd = ChaosHealing.createSampleEtcd(admin, NAMESPACE, settings.healTimeout());
-    say("3-member Etcd " + NAMESPACE + "/" + etcd.getMetadata().getName() + " ready after "
-        + secondsSince(started) + " s");
+    log.say("3-member Etcd " + NAMESPACE + "/" + etcd.getMetadata().getName() + " ready after "
+        + BenchLog.secondsSince(log.started()) + " s");
     recorder = RolloutRecorder.start(admin, etcd, new OperatorSettings(memberImage(),
         stores().toString()));
     members = new ChaosMembers(admin, etcd);
@@ -196,13 +195,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     return settings.workDir().resolve("stores");
   }
 
-  private double secondsSince(long nanos) {
-    return Math.round((System.nanoTime() - nanos) / 1e8) / 10.0;
-  }
 
-  private void say(String line) {
-    progress.accept(String.format("[%5.0fs] %s", (System.nanoTime() - started) / 1e9, line));
-  }
 
   /** The clients first, then the operator and the control plane. */
   @Override
@@ -217,7 +210,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
           c.close();
         }
       } catch (Exception e) {
-        progress.accept("closing " + c + ": " + e);
+        log.plain("closing " + c + ": " + e);
       }
     }
     if (operator != null) {

@@ -30,8 +30,7 @@ final class ScaleRun implements AutoCloseable {
   }
 
   private final Settings settings;
-  private final Consumer<String> progress;
-  private final long started = System.nanoTime();
+  private final BenchLog log;
   private LocalCluster cluster;
   private KubernetesClient admin;
   private Fleet fleet;
@@ -40,7 +39,7 @@ final class ScaleRun implements AutoCloseable {
 
   private ScaleRun(Settings settings, Consumer<String> progress) {
     this.settings = settings;
-    this.progress = progress;
+    this.log = new BenchLog(progress);
   }
 
   static ScaleReport run(Settings settings, Consumer<String> progress) throws Exception {
@@ -61,28 +60,28 @@ final class ScaleRun implements AutoCloseable {
 
   private ScaleReport phases() throws Exception {
     FleetPlan plan = settings.plan();
-    say("work directory " + settings.workDir() + " (logs in logs/)");
+    log.say("work directory " + settings.workDir() + " (logs in logs/)");
     startCluster();
     long apiServerPid = apiServerPid(cluster.ledger());
 
     long t = System.nanoTime();
     startOperator();
-    say("operator ready in " + secondsSince(t) + " s (pid " + operator.pid() + ")");
+    log.say("operator ready in " + BenchLog.secondsSince(t) + " s (pid " + operator.pid() + ")");
 
     long createStart = System.nanoTime();
     fleet.create(plan);
-    double createSeconds = secondsSince(createStart);
-    say("created " + plan.etcds() + " Etcds in " + createSeconds + " s; waiting");
+    double createSeconds = BenchLog.secondsSince(createStart);
+    log.say("created " + plan.etcds() + " Etcds in " + createSeconds + " s; waiting");
     Fleet.Completion created = fleet.awaitAllComplete(plan.etcds(), settings.timeout());
     Phase afterCreate = Phase.since(createStart, created);
-    say("reconciled after the first create: hibernated ones in " + afterCreate.hibernated()
+    log.say("reconciled after the first create: hibernated ones in " + afterCreate.hibernated()
         + " s, all in " + afterCreate.all() + " s");
 
-    say("settling for " + settings.settle().toSeconds() + " s, then measuring "
+    log.say("settling for " + settings.settle().toSeconds() + " s, then measuring "
         + settings.window().toSeconds() + " s");
     Thread.sleep(settings.settle().toMillis());
     WindowFigures steady = window(apiServerPid);
-    say(String.format("quiet window: %.2f API requests/s (WATCH excluded), %.2f of them the"
+    log.say(String.format("quiet window: %.2f API requests/s (WATCH excluded), %.2f of them the"
         + " operator's; operator CPU %.1f%%, RSS %.0f MiB, heap used %.0f MiB; kube-apiserver"
         + " CPU %.1f%%", steady.requests().perSecond(), steady.operatorRequests().perSecond(),
         steady.operatorCpuPercent(), steady.operatorRssMib(),
@@ -99,20 +98,20 @@ final class ScaleRun implements AutoCloseable {
       fleet.changeSpec(hibernated.get(i).name(), (i % 60) + " */2 * * *");
     }
     fleet.awaitPending(hibernated.size(), settings.timeout());
-    say("operator stopped; " + hibernated.size() + " hibernated Etcds changed; restarting");
+    log.say("operator stopped; " + hibernated.size() + " hibernated Etcds changed; restarting");
     long restart = System.nanoTime();
     startOperator();
-    double ready = secondsSince(restart);
+    double ready = BenchLog.secondsSince(restart);
     Phase afterRestart = Phase.since(restart,
         fleet.awaitAllComplete(plan.etcds(), settings.timeout()));
-    say("reconciled after the restart: hibernated ones in " + afterRestart.hibernated()
+    log.say("reconciled after the restart: hibernated ones in " + afterRestart.hibernated()
         + " s, all in " + afterRestart.all() + " s");
 
     WindowFigures without = null;
     if (settings.background()) {
       operator.close();
       operator = null;
-      say("operator stopped; measuring the same window without it");
+      log.say("operator stopped; measuring the same window without it");
       without = window(apiServerPid);
     }
     return new ScaleReport(plan, settings.operatorJvm(), createSeconds, afterCreate, ready,
@@ -127,7 +126,7 @@ final class ScaleRun implements AutoCloseable {
     CrdInstaller.install(admin, "etcd-druid");
     Files.createDirectories(stores());
     fleet = new Fleet(admin, NAMESPACE);
-    say("control plane and node simulator up in " + secondsSince(t) + " s");
+    log.say("control plane and node simulator up in " + BenchLog.secondsSince(t) + " s");
   }
 
   private void startOperator() throws InterruptedException {
@@ -158,7 +157,7 @@ final class ScaleRun implements AutoCloseable {
       long seen = fleet.awaitObserved(target, generation, settings.timeout());
       millis.add((seen - t) / 1_000_000);
     }
-    say("spec changes on " + target + ": " + millis + " ms");
+    log.say("spec changes on " + target + ": " + millis + " ms");
     return millis;
   }
 
@@ -172,13 +171,7 @@ final class ScaleRun implements AutoCloseable {
         .orElseThrow(() -> new IllegalStateException("no kube-apiserver in the ledger"));
   }
 
-  private double secondsSince(long nanos) {
-    return Math.round((System.nanoTime() - nanos) / 1e8) / 10.0;
-  }
 
-  private void say(String line) {
-    progress.accept(String.format("[%5.0fs] %s", (System.nanoTime() - started) / 1e9, line));
-  }
 
   /** Operator first, then the watch, the member pods and the control plane. */
   @Override

@@ -113,12 +113,11 @@ class DataCorruptionIT {
   }
 
   private static void edit(KubernetesClient client, java.util.function.Consumer<Etcd> f) {
-    client.resources(Etcd.class).withName(ETCD).edit(e -> {
+    EtcdEdits.edit(client, ETCD, e -> {
       if (e.getMetadata().getAnnotations() == null) {
         e.getMetadata().setAnnotations(new java.util.HashMap<>());
       }
       f.accept(e);
-      return e;
     });
   }
 

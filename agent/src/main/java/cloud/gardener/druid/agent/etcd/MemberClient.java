@@ -172,6 +172,15 @@ public final class MemberClient implements AutoCloseable {
         "read the revision").getHeader().getRevision();
   }
 
+  /**
+   * The revision of etcd's auth store (users, roles, passwords, authentication on or off),
+   * raised by every change of it; 0 while it was never changed.
+   */
+  public long authRevision() throws EtcdException {
+    return EtcdGateway.longField(gateway().post("/v3/auth/status", "{}",
+        "read the auth status of " + endpoint), "authRevision");
+  }
+
   /** etcd's {@code HashKV} of this member at {@code revision}. */
   public KvHash hashKv(long revision) throws EtcdException {
     var r = await(client.getMaintenanceClient().hashKV(endpoint.toString(), revision),

@@ -123,6 +123,14 @@ public final class TemporaryEtcd implements AutoCloseable {
           throw new RestoreException("the restored database has etcd authentication on and"
               + " no etcd user was given (spec.etcd.authSecretRef; --etcd-auth-dir): " + e, e);
         }
+        if (e.getMessage().contains("authentication failed")) {
+          close();
+          throw new RestoreException("the restored database's etcd users do not accept the"
+              + " given credentials: etcd's users and passwords are those of the full snapshot"
+              + " restored (delta snapshots do not carry them), so a password changed after"
+              + " it is not in the backups; give the password valid then (or take a full"
+              + " snapshot first, where the cluster still runs): " + e, e);
+        }
         last = e;
         pause(10);
       }

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A gap in the store's newest chain (a delta missing or deleted, {@link SnapshotChain}),
  * seen when it starts writing and at each garbage collection, is answered with a full
- * snapshot: a restore would otherwise stop before the gap.
+ * snapshot: a restore would otherwise stop before the gap. So is a change of etcd's users,
+ * roles or passwords, which only a full snapshot carries ({@link AuthStoreTracker}).
  */
 public final class SnapshotScheduler implements AutoCloseable {
 
@@ -55,12 +57,14 @@ public final class SnapshotScheduler implements AutoCloseable {
   private final StoreIdentity self;
   private final FullSnapshotter fullSnapshotter;
   private final SnapshotProgressMeter progress;
+  private final AuthStoreTracker authStore;
   private final ScheduledExecutorService executor =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "snapshots"));
   private DeltaSnapshotter deltas;
   private Instant nextFull = Instant.MAX;
   private Instant nextDelta = Instant.MAX;
   private Instant nextGc = Instant.MIN;
+  private Instant nextAuthCheck = Instant.MIN;
   private Instant writerRetryAt = Instant.MIN;
   private final AgentTimings timings;
   private Instant nextLeaderCheck = Instant.MIN;
@@ -89,6 +93,7 @@ public final class SnapshotScheduler implements AutoCloseable {
     this.progress = new SnapshotProgressMeter(clock);
     this.fullSnapshotter = new FullSnapshotter(etcd, store, policy.compression(), clock,
         timings.snapshotTimeout(), progress);
+    this.authStore = new AuthStoreTracker(etcd::authRevision, store);
   }
 
   public void start() {
@@ -121,6 +126,9 @@ public final class SnapshotScheduler implements AutoCloseable {
       }
       if (!now.isBefore(nextGc)) {
         collectGarbage();
+      }
+      if (deltas != null && !now.isBefore(nextAuthCheck)) {
+        checkAuthStore(now);
       }
       if (deltas != null && deltas.bufferedBytes() > 0) {
         listener.eventsBuffered();
@@ -160,6 +168,7 @@ public final class SnapshotScheduler implements AutoCloseable {
       takeFullAndRestartDeltas(false);
       return;
     }
+    authStore.resume(lastFull.get());
     listener.resumed(lastFull.get(), existing.stream()
         .filter(s -> !s.isFull() && s.startRevision() > lastFull.get().endRevision())
         .sorted(Snapshot.ORDER).toList());
@@ -178,6 +187,20 @@ public final class SnapshotScheduler implements AutoCloseable {
     nextFull = nextFullAfter(lastFull.get().createdOn());
     LOG.info("this member leads: deltas from revision {}, next full snapshot at {}", last + 1,
         nextFull);
+  }
+
+  /**
+   * A full snapshot when etcd's auth store changed since the newest one: deltas do not carry
+   * it ({@link AuthStoreTracker}).
+   */
+  private void checkAuthStore(Instant now) throws IOException, EtcdException {
+    nextAuthCheck = now.plus(policy.deltaPeriod());
+    Optional<String> why = authStore.fullSnapshotDue();
+    if (why.isPresent()) {
+      LOG.info("{}: taking a full snapshot, which carries them (delta snapshots do not)",
+          why.get());
+      takeFullAndRestartDeltas(false);
+    }
   }
 
   /** Claims an empty prefix; refuses one whose marker names another Etcd. */
@@ -199,14 +222,17 @@ public final class SnapshotScheduler implements AutoCloseable {
   private Snapshot takeFull(boolean isFinal) throws IOException, EtcdException {
     long started = System.nanoTime();
     Snapshot full;
+    OptionalLong authRevision;
     try {
       ensureOwnership();
+      authRevision = authStore.current();
       full = fullSnapshotter.take(isFinal);
     } catch (IOException | EtcdException | RuntimeException e) {
       listener.timed(Snapshot.Kind.FULL, false, since(started));
       listener.failed(Snapshot.Kind.FULL, e);
       throw e;
     }
+    authStore.written(full, authRevision);
     listener.timed(Snapshot.Kind.FULL, true, since(started));
     listener.written(full);
     return full;

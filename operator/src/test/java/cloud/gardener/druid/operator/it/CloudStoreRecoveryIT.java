@@ -80,7 +80,7 @@ class CloudStoreRecoveryIT {
     awaitRolloutComplete(client, name);
 
     long revision = QuorumLossRecovery.put(client, name, "/keys/", KEYS);
-    QuorumLossRecovery.awaitDeltaSnapshot(client, name, revision);
+    QuorumLossRecovery.awaitBackedUp(client, name, revision);
     QuorumLossRecovery.lose(client, name, List.of(name + "-0", name + "-1", name + "-2"));
     QuorumLossRecovery.recover(client, name, name + "-recover");
     QuorumLossRecovery.assertKeys(client, name, "/keys/", KEYS, 3);

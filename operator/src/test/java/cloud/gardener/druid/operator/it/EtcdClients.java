@@ -25,9 +25,18 @@ final class EtcdClients {
   }
 
   static Client connect(List<String> endpoints) {
+    return builder(endpoints).build();
+  }
+
+  /** A client of etcd's user {@code user} (etcd's authentication on). */
+  static Client connect(List<String> endpoints, String user, String password) {
+    return builder(endpoints).user(bytes(user)).password(bytes(password)).build();
+  }
+
+  private static io.etcd.jetcd.ClientBuilder builder(List<String> endpoints) {
     return Client.builder().endpoints(endpoints.toArray(String[]::new))
         .connectTimeout(Duration.ofSeconds(3)).keepaliveWithoutCalls(false)
-        .retryMaxAttempts(10).retryDelay(200).retryMaxDelay(2000).build();
+        .retryMaxAttempts(10).retryDelay(200).retryMaxDelay(2000);
   }
 
   static ByteSequence bytes(String s) {

@@ -51,7 +51,7 @@ class EtcdVersionFlowsIT {
     assertMembersRun(awaitRolloutComplete(client, name, Duration.ofMinutes(4)), 3, release);
 
     long revision = QuorumLossRecovery.put(client, name, "/b/", 100);
-    QuorumLossRecovery.awaitDeltaSnapshot(client, name, revision);
+    QuorumLossRecovery.awaitBackedUp(client, name, revision);
     QuorumLossRecovery.lose(client, name, List.of(name + "-1", name + "-2"));
     QuorumLossRecovery.recover(client, name, name + "-recover");
     QuorumLossRecovery.assertKeys(client, name, "/a/", 100, 3);

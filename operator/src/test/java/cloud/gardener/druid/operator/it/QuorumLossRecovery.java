@@ -41,11 +41,21 @@ final class QuorumLossRecovery {
     }
   }
 
-  /** Waits until the latest delta snapshot (its lease) reaches {@code revision}. */
-  static void awaitDeltaSnapshot(KubernetesClient client, String etcd, long revision) {
-    await().atMost(Duration.ofMinutes(2)).ignoreExceptions().until(() ->
-        Long.parseLong(client.leases().withName(etcd + "-delta-snap").get().getSpec()
-            .getHolderIdentity()) >= revision);
+  /**
+   * Waits until the backups reach {@code revision}: the newest delta or full snapshot (their
+   * leases; a full snapshot may cover writes no delta will hold).
+   */
+  static void awaitBackedUp(KubernetesClient client, String etcd, long revision) {
+    await().atMost(Duration.ofMinutes(2)).until(() -> Math.max(
+        snapshotRevision(client, etcd + "-delta-snap"),
+        snapshotRevision(client, etcd + "-full-snap")) >= revision);
+  }
+
+  /** The revision a snapshot lease holds; -1 before the first snapshot. */
+  static long snapshotRevision(KubernetesClient client, String lease) {
+    var found = client.leases().withName(lease).get();
+    return found == null || found.getSpec() == null || found.getSpec().getHolderIdentity() == null
+        ? -1 : Long.parseLong(found.getSpec().getHolderIdentity());
   }
 
   /**

@@ -92,7 +92,7 @@ class VolumeTaskIT {
   void recoverFromQuorumLossRestoresEveryKeyUpToTheLastDeltaSnapshot(KubernetesClient client)
       throws Exception {
     long revision = QuorumLossRecovery.put(client, "tasks", "/quorum/", 200);
-    QuorumLossRecovery.awaitDeltaSnapshot(client, "tasks", revision);
+    QuorumLossRecovery.awaitBackedUp(client, "tasks", revision);
     QuorumLossRecovery.lose(client, "tasks", List.of("tasks-1", "tasks-2"));
     QuorumLossRecovery.recover(client, "tasks", "recover");
     QuorumLossRecovery.assertKeys(client, "tasks", "/quorum/", 200, 3);

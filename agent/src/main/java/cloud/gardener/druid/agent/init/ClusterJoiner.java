@@ -141,19 +141,19 @@ final class ClusterJoiner {
   private Map<String, List<URI>> clusterOf(List<Member> members) {
     Map<String, List<URI>> cluster = new LinkedHashMap<>();
     for (Member m : members) {
-      URI peerUrl = m.getPeerURIs().get(0);
-      String name = m.getName().isEmpty() ? nameFor(peerUrl, m.getId()) : m.getName();
+      String name = m.getName().isEmpty() ? nameFor(m.getPeerURIs(), m.getId()) : m.getName();
       cluster.put(name, List.copyOf(m.getPeerURIs()));
     }
     return cluster;
   }
 
-  private String nameFor(URI peerUrl, long id) {
-    if (peerUrl.equals(member.advertisePeerUrl())) {
+  /** By any of its peer URLs: etcd lists them sorted, the additional ones maybe first. */
+  private String nameFor(List<URI> peerUrls, long id) {
+    if (peerUrls.contains(member.advertisePeerUrl())) {
       return member.name();
     }
     return member.initialCluster().entrySet().stream()
-        .filter(e -> e.getValue().equals(peerUrl)).map(Map.Entry::getKey).findFirst()
+        .filter(e -> peerUrls.contains(e.getValue())).map(Map.Entry::getKey).findFirst()
         .orElse("unstarted-" + MemberStatus.hex(id));
   }
 }

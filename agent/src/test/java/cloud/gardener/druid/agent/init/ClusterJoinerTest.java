@@ -124,4 +124,31 @@ class ClusterJoinerTest {
       }
     }
   }
+
+  /**
+   * A member with additional peer URLs joins under its own name in --initial-cluster, also
+   * when etcd lists an additional URL first (it sorts them): etcd refuses to start a member
+   * whose name is not there.
+   */
+  @Test
+  void aJoiningMemberWithAdditionalPeerUrlsIsNamedInItsInitialCluster() throws Exception {
+    try (LocalEtcd etcd = new LocalEtcd("m1", dir.resolve("m1"), dir.resolve("m1.log"))) {
+      Map<String, String> hosts = new LinkedHashMap<>();
+      hosts.put("m0", "127.0.0.4");
+      hosts.put("m1", "127.0.0.1");
+      URI additional = URI.create("http://127.0.0.14:2380");
+      MemberConfig self = member(etcd.clientUrl().getPort(), hosts, dir.resolve("m0"))
+          .withAdditionalPeerUrls(List.of(additional));
+      try (MemberClient cluster = new MemberClient(etcd.clientUrl(), Optional.empty())) {
+        StartPlan plan = new ClusterJoiner(self).join(cluster,
+            new cloud.gardener.druid.agent.metrics.BackupRestoreMetrics());
+
+        assertThat(cluster.members()).anySatisfy(m -> assertThat(m.getPeerURIs().get(0))
+            .as("etcd lists the additional URL first").isEqualTo(additional));
+        assertThat(plan.cluster()).containsOnlyKeys("m0", "m1");
+        assertThat(plan.cluster().get("m0")).containsExactlyInAnyOrder(additional,
+            URI.create("http://127.0.0.4:2380"));
+      }
+    }
+  }
 }

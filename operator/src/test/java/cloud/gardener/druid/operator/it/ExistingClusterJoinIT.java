@@ -56,7 +56,14 @@ class ExistingClusterJoinIT {
     Path work = cluster.workDir().resolve("source").resolve(ns.name()).resolve("plain");
     try (SourceCluster source = SourceCluster.start(3, EtcdRelease.DEFAULT.minor(), work,
         SourceCluster.freeSubnet(0), Optional.empty())) {
-      moveIn(client, ns, source, "target", etcd -> { });
+      long written = moveIn(client, ns, source, "target", etcd -> { });
+      // the backups alone give back every key, those written before the join too
+      QuorumLossRecovery.lose(client, "target", List.of("target-0", "target-1", "target-2"));
+      QuorumLossRecovery.recover(client, "target", "recover-target");
+      try (Client c = EtcdClients.connect(EtcdClients.endpoints(client,
+          ItSupport.etcd(client, "target")))) {
+        assertEveryKey(c, "/target", written);
+      }
     }
   }
 
@@ -142,12 +149,13 @@ class ExistingClusterJoinIT {
     }
   }
 
-  private static void moveIn(KubernetesClient client, TestNamespace ns, SourceCluster cluster,
+  private static long moveIn(KubernetesClient client, TestNamespace ns, SourceCluster cluster,
       String name, java.util.function.Consumer<Etcd> customize) throws Exception {
-    moveIn(client, ns, Source.of(cluster), name, customize);
+    return moveIn(client, ns, Source.of(cluster), name, customize);
   }
 
-  private static void moveIn(KubernetesClient client, TestNamespace ns, Source source,
+  /** Moves the source into the Etcd {@code name}; how many keys the clients wrote. */
+  private static long moveIn(KubernetesClient client, TestNamespace ns, Source source,
       String name, java.util.function.Consumer<Etcd> customize) throws Exception {
     long clusterId = source.clusterId();
     AtomicReference<List<String>> endpoints = new AtomicReference<>(source.clientUrls());
@@ -174,7 +182,8 @@ class ExistingClusterJoinIT {
         assertThat(clusterIdVia(c)).isEqualTo(clusterId);
       }
       // backups start with the join: a full snapshot by a member of the Etcd
-      await().atMost(Duration.ofMinutes(2)).until(() -> holder(client, name + "-full-snap"),
+      await().atMost(Duration.ofMinutes(2)).until(() -> QuorumLossRecovery
+          .snapshotRevision(client, name + "-full-snap"),
           revision -> revision > 0);
       endpoints.set(Stream.concat(source.clientUrls().stream(), ours.stream()).toList());
       awaitWritten(load, load.written() + 50);
@@ -202,14 +211,13 @@ class ExistingClusterJoinIT {
         long last = c.getKVClient().get(EtcdClients.bytes(prefix + "/" + (load.written() - 1)))
             .get(10, TimeUnit.SECONDS).getHeader().getRevision();
         // every write since the join is in the backups: full and delta snapshots reach it
-        await().atMost(Duration.ofMinutes(2)).until(() -> Math.max(
-            holder(client, name + "-full-snap"), holder(client, name + "-delta-snap")),
-            revision -> revision >= last);
+        QuorumLossRecovery.awaitBackedUp(client, name, last);
       }
       Etcd done = ItSupport.awaitRolloutComplete(client, name, Duration.ofMinutes(2));
       assertThat(Condition.find(done.getStatus().getConditions(),
           ConditionTypes.BOOTSTRAPPED_WITH_EXISTING_CLUSTER)).get()
           .satisfies(cnd -> assertThat(cnd.getStatus()).isEqualTo("True"));
+      return load.written();
     }
   }
 
@@ -225,12 +233,6 @@ class ExistingClusterJoinIT {
   private static void awaitWritten(LoadClient load, long atLeast) {
     await().atMost(Duration.ofMinutes(2)).until(() -> load.written() >= atLeast
         || !load.failures().isEmpty());
-  }
-
-  private static long holder(KubernetesClient client, String lease) {
-    var found = client.leases().withName(lease).get();
-    return found == null || found.getSpec() == null || found.getSpec().getHolderIdentity() == null
-        ? -1 : Long.parseLong(found.getSpec().getHolderIdentity());
   }
 
   private static long clusterIdVia(Client c) throws Exception {

@@ -115,7 +115,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   private void buildClient() {
     try {
       warmClient.complete(new MemberClient(config.member().localClientUrl(),
-          config.member().clientTls(), config.member().etcdCredentials()).warmUp());
+          config.member().localClientTls(), config.member().etcdCredentials()).warmUp());
     } catch (RuntimeException e) {
       warmClient.completeExceptionally(e);
     }

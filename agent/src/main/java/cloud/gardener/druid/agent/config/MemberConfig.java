@@ -125,6 +125,16 @@ public record MemberConfig(
     return URI.create(clientScheme() + "://" + podIp + ":" + clientPort);
   }
 
+  /**
+   * The client TLS for {@link #localClientUrl()}: no certificate names the pod's address, so
+   * etcd's certificate must name this member's host ({@code <member>.<etcd>-peer.<ns>.svc},
+   * under the {@code *.<etcd>-peer.<ns>.svc} the docs ask for) or {@code <etcd>-local}
+   * (upstream's name for a member's own etcd, in Gardener's certificates).
+   */
+  public Optional<TlsFiles> localClientTls() {
+    return clientTls.map(t -> t.withServerNames(List.of(advertiseHost, etcdName + "-local")));
+  }
+
   /** A member's client URL: the host of its peer URL with the client port. */
   public URI clientUrlOf(URI peerUrl) {
     return URI.create(clientScheme() + "://" + peerUrl.getHost() + ":" + clientPort);

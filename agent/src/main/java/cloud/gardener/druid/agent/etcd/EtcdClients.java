@@ -40,9 +40,8 @@ public final class EtcdClients {
         PrivateKey key = TlsContexts.privateKey(files.key());
         X509Certificate[] chain = TlsContexts.certificates(files.cert())
             .toArray(X509Certificate[]::new);
-        X509Certificate[] cas = TlsContexts.certificates(files.ca())
-            .toArray(X509Certificate[]::new);
-        builder.sslContext(b -> b.trustManager(cas).keyManager(key, chain));
+        javax.net.ssl.X509ExtendedTrustManager trust = TlsContexts.trust(files);
+        builder.sslContext(b -> b.trustManager(trust).keyManager(key, chain));
       } catch (IOException | GeneralSecurityException e) {
         throw new IllegalStateException("cannot load the etcd client TLS files: "
             + e.getMessage(), e);

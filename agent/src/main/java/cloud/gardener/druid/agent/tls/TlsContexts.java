@@ -69,11 +69,19 @@ public final class TlsContexts {
             TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(cas);
         trust = (X509ExtendedTrustManager) tmf.getTrustManagers()[0];
+        if (!tls.serverNames().isEmpty()) {
+          trust = new ServerNameTrust(trust, tls.serverNames());
+        }
       }
       return new Managers((X509ExtendedKeyManager) kmf.getKeyManagers()[0], trust);
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot load the TLS files " + tls + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The trust manager of {@code tls}: its CA bundle, and its server names when given. */
+  public static X509ExtendedTrustManager trust(TlsFiles tls) throws IOException {
+    return managers(tls).trust();
   }
 
   /** The certificates of a PEM file (a chain or a CA bundle). */

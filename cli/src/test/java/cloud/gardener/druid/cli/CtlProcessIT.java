@@ -368,6 +368,16 @@ class CtlProcessIT {
         return e;
       });
 
+      Etcd recorded = client.resources(Etcd.class).withName("etcd-certs").get();
+      recorded.setStatus(recorded.getStatus() == null
+          ? new cloud.gardener.druid.api.v1alpha1.EtcdStatus() : recorded.getStatus());
+      recorded.getStatus().setCertificates(List.of(
+          new cloud.gardener.druid.api.v1alpha1.CertificateRotation("peer",
+              "TrustingOldAndNew", List.of("CN=old-ca (sha256 0a)", "CN=new-ca (sha256 0b)"),
+              "CN=old-ca (sha256 0a)", "step 1 of 3: the members restart one at a time",
+              now.toString())));
+      client.resource(recorded).updateStatus(); // as the operator records a step
+
       DruidProcess.Result shown = druid.kubectlDruid("certificates", "etcd-certs");
 
       assertThat(shown.code()).as(shown.terminal()).isZero();
@@ -375,7 +385,9 @@ class CtlProcessIT {
           "certs-peer-ca", "certs-peer-server", "30d", "20d")
           .contains("peer: trusts 2 CAs; 0 of 0 members started with it: step 1 of 3 done,"
               + " every member trusts the new CA CN=new-ca; next: serve its certificates")
-          .contains("etcd-certs-agent-api-tls").doesNotContain("PRIVATE KEY");
+          .contains("etcd-certs-agent-api-tls").doesNotContain("PRIVATE KEY")
+          .contains("Operator (status.certificates):", "peer: TrustingOldAndNew since",
+              "trusted CAs: [CN=old-ca (sha256 0a), CN=new-ca (sha256 0b)]");
       assertThat(druid.kubectlDruid("certificates", "no-such-etcd").code())
           .isEqualTo(ExitCodes.NOT_FOUND);
     } finally {

@@ -25,7 +25,7 @@ class ArchitectureTest {
   @Test
   void plannersArePure() {
     noClasses().that().resideInAnyPackage(OPERATOR + ".rollout..", OPERATOR + ".volume..",
-            OPERATOR + ".action..", OPERATOR + ".capacity..")
+            OPERATOR + ".action..", OPERATOR + ".capacity..", OPERATOR + ".certificates..")
         .should().dependOnClassesThat().resideInAnyPackage("io.fabric8.kubernetes.client..",
             OPERATOR + ".etcd..", OPERATOR + ".task..", OPERATOR + ".status..")
         .check(MAIN);

@@ -77,6 +77,19 @@ public class EtcdStatus {
       + " spec.etcd.bootstrapWithExistingCluster. Never written here (the join is not built).")
   private BootstrapStatus bootstrapWithExistingCluster;
 
+  @JsonPropertyDescription("Extension of this operator: per TLS endpoint the operator carries a"
+      + " CA rotation for (peer), its step and what the members trust and serve"
+      + " (docs/certificates.md).")
+  private List<CertificateRotation> certificates;
+
+  public List<CertificateRotation> getCertificates() {
+    return certificates;
+  }
+
+  public void setCertificates(List<CertificateRotation> certificates) {
+    this.certificates = certificates;
+  }
+
   public CapacityStatus getCapacity() {
     return capacity;
   }

@@ -69,7 +69,8 @@ final class CertificatesCommand implements Callable<Integer> {
       }
       agent(client, etcd, entries, endpoints);
       spec().commandLine().getOut().print(CertificatesReport.render(entries, endpoints,
-          Instant.now()));
+          Instant.now()) + CertificatesReport.recorded(etcd.getStatus() == null ? null
+          : etcd.getStatus().getCertificates()));
       return ExitCodes.OK;
     }
   }
@@ -97,6 +98,14 @@ final class CertificatesCommand implements Callable<Integer> {
     if (tls.getClientTLSSecretRef() != null) {
       entries.add(new CertificatesReport.Entry(name, tls.getClientTLSSecretRef().getName(),
           "tls.crt", read(client, ns, tls.getClientTLSSecretRef().getName(), "tls.crt")));
+    }
+    String inUse = EtcdNames.of(etcd).peerTlsSecret();
+    if ("peer".equals(name) && secret(client, ns, inUse) != null) {
+      // what the members are given: the operator's copy, advanced step by step
+      cas = read(client, ns, inUse, "ca.crt");
+      server = read(client, ns, inUse, "tls.crt");
+      entries.add(new CertificatesReport.Entry(name, inUse, "ca.crt", cas));
+      entries.add(new CertificatesReport.Entry(name, inUse, "tls.crt", server));
     }
     endpoints.add(new CertificatesReport.Endpoint(name, cas, server.stream().findFirst(),
         onBundle, members));

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.cli.ctl;
 
+import cloud.gardener.druid.api.v1alpha1.CertificateRotation;
 import java.io.ByteArrayInputStream;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -65,6 +66,19 @@ final class CertificatesReport {
       endpoints.forEach(p -> out.append("  ").append(p.name()).append(": ").append(step(p))
           .append('\n'));
     }
+    return out.toString();
+  }
+
+  /** The operator's record of each endpoint it carries (status.certificates); "" without. */
+  static String recorded(List<CertificateRotation> records) {
+    if (records == null || records.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder("\nOperator (status.certificates):\n");
+    records.forEach(r -> out.append("  ").append(r.getTls()).append(": ").append(r.getPhase())
+        .append(" since ").append(r.getLastTransitionTime()).append(": ").append(r.getMessage())
+        .append("\n    trusted CAs: ").append(r.getTrustedCAs())
+        .append("\n    served by: ").append(r.getServedBy()).append('\n'));
     return out.toString();
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cloud.gardener.druid.api.tls.Certificates;
 import cloud.gardener.druid.api.tls.Certificates.Issued;
 import cloud.gardener.druid.api.tls.Certificates.Use;
+import cloud.gardener.druid.api.v1alpha1.CertificateRotation;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -20,6 +21,18 @@ class CertificatesReportTest {
       NOW.plus(Duration.ofDays(65)));
   static final Issued NEW = Certificates.ca("new-ca", NOW.minus(Duration.ofDays(1)),
       NOW.plus(Duration.ofDays(365)));
+
+  @Test
+  void showsTheStepTheOperatorRecordedOrNothingWithoutARecord() {
+    assertThat(CertificatesReport.recorded(null)).isEmpty();
+    String text = CertificatesReport.recorded(List.of(new CertificateRotation("peer",
+        CertificateRotation.PHASE_SERVING_NEW, List.of("CN=old-ca (sha256 1)", "CN=new-ca (sha256 2)"),
+        "CN=new-ca (sha256 2)", "step 2 of 3: the members serve the certificate of the new CA",
+        "2026-12-05T03:00:00Z")));
+    assertThat(text).contains("peer: ServingNew since 2026-12-05T03:00:00Z: step 2 of 3")
+        .contains("trusted CAs: [CN=old-ca (sha256 1), CN=new-ca (sha256 2)]")
+        .contains("served by: CN=new-ca (sha256 2)");
+  }
 
   @Test
   void listsEveryCertificateWithIssuerSansAndExpiry() {

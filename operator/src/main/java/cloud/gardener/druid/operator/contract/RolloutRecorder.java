@@ -4,11 +4,13 @@ import cloud.gardener.druid.api.Labels;
 import cloud.gardener.druid.api.RolloutCompletion;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.model.EtcdLabels;
+import cloud.gardener.druid.operator.model.EtcdNames;
 import cloud.gardener.druid.operator.model.MemberPodBuilder;
 import cloud.gardener.druid.operator.model.TrustedCas;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -45,9 +47,11 @@ public final class RolloutRecorder implements AutoCloseable {
   private volatile Supplier<String> clusterVersionProbe;
   /**
    * The Etcd with the checksum of its CA bundles as the operator gives it (part of the member
-   * revision): from the Secrets as they are now, so a recording assumes they do not change.
+   * revision): the peer bundle from the operator's copy as recorded (its version at the
+   * recorded Etcd's), the client bundle from the Secret as it is now (assumed unchanged).
    */
-  private java.util.function.UnaryOperator<Etcd> withTrustedCas = e -> e;
+  private java.util.function.BiFunction<Etcd, Map<String, Secret>, Etcd> withTrustedCas =
+      (e, secrets) -> e;
   /** Reads the recorded Etcd as the API server has it now. */
   private Supplier<Etcd> current = () -> null;
 
@@ -57,8 +61,9 @@ public final class RolloutRecorder implements AutoCloseable {
 
   public static RolloutRecorder start(KubernetesClient client, Etcd etcd, OperatorSettings settings) {
     RolloutRecorder r = new RolloutRecorder(settings);
-    r.withTrustedCas = e -> TrustedCas.withChecksum(e, TrustedCas.compute(e, (namespace, name) ->
-        client.secrets().inNamespace(namespace).withName(name).get()));
+    r.withTrustedCas = (e, recorded) -> TrustedCas.withChecksum(e, TrustedCas.compute(e,
+        (namespace, name) -> recorded.containsKey(name) ? recorded.get(name)
+            : client.secrets().inNamespace(namespace).withName(name).get()));
     String ns = etcd.getMetadata().getNamespace();
     var etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
     var pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
@@ -67,6 +72,13 @@ public final class RolloutRecorder implements AutoCloseable {
     podList.getItems().forEach(p -> r.add("Pod", "ADDED", p));
     r.watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
         .watch(r.watcher("Pod")));
+    var inUse = client.secrets().inNamespace(ns)
+        .withName(EtcdNames.of(etcd).peerTlsSecret());
+    Secret secret = inUse.get();
+    if (secret != null) {
+      r.add("Secret", "ADDED", secret);
+    }
+    r.watches.add(inUse.watch(r.watcher("Secret")));
     Etcd current = etcds.get();
     r.current = etcds::get;
     r.add("Etcd", "ADDED", current);
@@ -115,7 +127,8 @@ public final class RolloutRecorder implements AutoCloseable {
   /** One line per recorded change, for diagnostics. */
   public synchronized String describe() {
     StringBuilder sb = new StringBuilder();
-    entries.stream().filter(e -> e.object() != null).sorted(Comparator.comparing(Entry::version))
+    entries.stream().filter(e -> e.object() != null && !e.kind().equals("Secret"))
+        .sorted(Comparator.comparing(Entry::version))
         .forEach(e -> sb.append(e.version()).append(' ').append(e.kind()).append(' ')
             .append(e.action()).append(' ').append(e.object().getMetadata().getName())
             .append(e.kind().equals("Pod") ? " rev=" + e.object().getMetadata().getLabels()
@@ -182,9 +195,14 @@ public final class RolloutRecorder implements AutoCloseable {
       violations.add("a watch broke: the history is incomplete");
     }
     Map<String, Pod> pods = new TreeMap<>();
+    Map<String, Secret> secrets = new TreeMap<>();
     List<Entry> ordered = entries.stream().filter(e -> e.object() != null)
         .sorted(Comparator.comparing(Entry::version)).toList();
     for (Entry e : ordered) {
+      if (e.kind().equals("Secret")) {
+        secrets.put(e.object().getMetadata().getName(), (Secret) e.object());
+        continue;
+      }
       if (e.kind().equals("Pod")) {
         if (e.action().equals("DELETED")) {
           pods.remove(e.object().getMetadata().getName());
@@ -203,7 +221,8 @@ public final class RolloutRecorder implements AutoCloseable {
         violations.add("rv " + e.version() + ": complete while etcd's cluster version is "
             + e.clusterVersion() + ", not " + minor);
       }
-      String desired = MemberPodBuilder.revision(withTrustedCas.apply(etcd), settings);
+      String desired = MemberPodBuilder.revision(withTrustedCas.apply(etcd, secrets),
+          settings);
       int replicas = etcd.getSpec().getReplicas();
       if (pods.size() != replicas) {
         violations.add("rv " + e.version() + ": complete with " + pods.size() + " pods for "
@@ -222,6 +241,21 @@ public final class RolloutRecorder implements AutoCloseable {
       });
     }
     return violations;
+  }
+
+  /**
+   * The recorded Etcd versions that satisfied the predicate while status.certificates named a
+   * step of a CA rotation (any phase but Completed): each one breaks the rollout contract.
+   */
+  public synchronized List<String> completeDuringCertificateSteps() {
+    return entries.stream().filter(e -> e.kind().equals("Etcd") && e.object() != null)
+        .filter(e -> RolloutCompletion.isComplete((Etcd) e.object()))
+        .filter(e -> {
+          var certificates = ((Etcd) e.object()).getStatus().getCertificates();
+          return certificates != null && certificates.stream()
+              .anyMatch(c -> !"Completed".equals(c.getPhase()));
+        })
+        .map(e -> "rv " + e.version()).toList();
   }
 
   /** How many recorded Etcd versions satisfied the predicate for {@code generation}. */
@@ -291,8 +325,13 @@ public final class RolloutRecorder implements AutoCloseable {
     if (complete.isEmpty()) {
       return java.util.Optional.empty();
     }
-    String desired = MemberPodBuilder.revision(withTrustedCas.apply((Etcd) complete.get().object()),
-        settings);
+    Map<String, Secret> secrets = new TreeMap<>();
+    entries.stream().filter(e -> e.kind().equals("Secret") && e.object() != null)
+        .filter(e -> e.version().compareTo(complete.get().version()) < 0)
+        .sorted(Comparator.comparing(Entry::version))
+        .forEach(e -> secrets.put(e.object().getMetadata().getName(), (Secret) e.object()));
+    String desired = MemberPodBuilder.revision(withTrustedCas.apply(
+        (Etcd) complete.get().object(), secrets), settings);
     Map<String, Long> firstReady = new TreeMap<>();
     entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
         .filter(e -> e.version().compareTo(complete.get().version()) < 0)

@@ -5,6 +5,7 @@ import cloud.gardener.druid.api.Finalizers;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdStatus;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
+import cloud.gardener.druid.operator.certificates.ServedCertificates;
 import cloud.gardener.druid.operator.capacity.CapacityAction;
 import cloud.gardener.druid.operator.component.Component;
 import cloud.gardener.druid.operator.model.DesiredMembers;
@@ -72,6 +73,7 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
   private final OwnedCaches caches;
   private final VolumeRecorder volumes;
   private final CapacityStep capacity;
+  private final PeerCertificateStep peerCertificates;
 
   public EtcdReconciler(KubernetesClient client, List<Component> components,
       EtcdObserver observer, VolumeRecorder volumes, MemberRollout rollout,
@@ -94,6 +96,8 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     this.caches = caches;
     this.volumes = volumes;
     this.capacity = capacity;
+    this.peerCertificates = new PeerCertificateStep(client, volumes, events,
+        ServedCertificates.byHandshake(3000), clock);
   }
 
   @Override
@@ -186,6 +190,21 @@ public final class EtcdReconciler implements Reconciler<Etcd>, Cleaner<Etcd> {
     }
     ClusterSnapshot before = observer.observe(etcd);
     RolloutAction action = rollout.next(before, desired);
+    Optional<PeerCertificateStep.Outcome> certificates;
+    try {
+      certificates = peerCertificates.advance(etcd, before,
+          action instanceof RolloutAction.Done);
+    } catch (RuntimeException e) {
+      op.error("ERR_PEER_CERTIFICATES", "peer certificates: " + e.getMessage());
+      return Optional.of(new Step(action, before, false));
+    }
+    if (certificates.isPresent()) {
+      // a step of the certificates holds the rollout: the predicate stays false meanwhile
+      String what = "peer certificates: " + certificates.get().what();
+      op.processing(what);
+      return Optional.of(new Step(new RolloutAction.Wait(what), before,
+          !certificates.get().wrote()));
+    }
     StepHook.reached(etcd, action);
     RolloutExecutor.Outcome outcome;
     try {

@@ -105,7 +105,7 @@ public final class EtcdConfigMapBuilder {
     return t;
   }
 
-  static String caKey(KeyedSecretReference ca) {
+  public static String caKey(KeyedSecretReference ca) {
     return ca.getDataKey() == null || ca.getDataKey().isEmpty()
         ? MemberLayout.DEFAULT_CA_KEY : ca.getDataKey();
   }

@@ -90,6 +90,14 @@ public record EtcdNames(String etcd, String namespace, String memberPrefix, Stri
     return etcd + "-agent-api-tls";
   }
 
+  /**
+   * The Secret with the peer CA bundle, certificate and key the members are given: a copy the
+   * operator advances step by step from the Secrets the spec names (docs/certificates.md).
+   */
+  public String peerTlsSecret() {
+    return etcd + "-peer-tls-in-use";
+  }
+
   /** The stable DNS name of a member: {@code <pod>.<etcd>-peer.<ns>.svc}. */
   public String memberHost(int ordinal) {
     return member(ordinal) + "." + peerService() + "." + namespace + ".svc";

@@ -236,7 +236,9 @@ public final class MemberPodBuilder {
     volumes.add(PodSecurity.tmpVolume());
     EtcdConfig ec = EtcdDefaults.etcd(etcd);
     tlsVolume(volumes, "client-tls", ec.getClientUrlTls());
-    tlsVolume(volumes, "peer-tls", ec.getPeerUrlTls());
+    if (ec.getPeerUrlTls() != null) {
+      volumes.add(secretVolume("peer-tls", names.peerTlsSecret()));
+    }
     volumes.add(agentTlsVolume(etcd));
     if (ec.getAuthSecretRef() != null) {
       volumes.add(EtcdAuthSecret.volume(ec.getAuthSecretRef().getName()));

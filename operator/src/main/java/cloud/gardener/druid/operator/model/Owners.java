@@ -22,6 +22,14 @@ public final class Owners {
     return controller("EtcdCopyBackupsTask", task.getMetadata());
   }
 
+  /** Whether {@code object}'s controller is {@code etcd} (by uid). */
+  public static boolean isControlledBy(io.fabric8.kubernetes.api.model.HasMetadata object,
+      Etcd etcd) {
+    var refs = object.getMetadata().getOwnerReferences();
+    return refs != null && refs.stream().anyMatch(r -> Boolean.TRUE.equals(r.getController())
+        && etcd.getMetadata().getUid().equals(r.getUid()));
+  }
+
   private static OwnerReference controller(String kind, ObjectMeta owner) {
     return new OwnerReferenceBuilder()
         .withApiVersion(Etcd.GROUP + "/" + Etcd.VERSION)

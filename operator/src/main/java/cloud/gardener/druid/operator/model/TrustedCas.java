@@ -10,7 +10,9 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
- * The CA bundles an Etcd's members trust for client and peer TLS, as one checksum. etcd reads
+ * The CA bundles an Etcd's members trust for client and peer TLS, as one checksum: the client
+ * bundle of the Secret the spec names, the peer bundle of the copy the operator gives the
+ * members ({@code certificates.PeerCertificates}). etcd reads
  * its certificate and key again at every handshake but its CA bundles only at start
  * ({@code CertificateReloadIT}), so a new leaf under the same CA needs no restart while a
  * changed bundle does: the checksum is an annotation of the member pods and part of their
@@ -40,7 +42,7 @@ public final class TrustedCas {
     }
     Map<String, String> bundles = new LinkedHashMap<>();
     bundles.put("client", bundle(etcd, spec.getClientUrlTls(), secrets));
-    bundles.put("peer", bundle(etcd, spec.getPeerUrlTls(), secrets));
+    bundles.put("peer", spec.getPeerUrlTls() == null ? "" : inUse(etcd, secrets));
     return Optional.of(Revisions.of(bundles));
   }
 
@@ -57,6 +59,15 @@ public final class TrustedCas {
     }
     String data = secret.getData() == null ? null : secret.getData().get(key);
     return data == null ? "" : Revisions.sha256(data); // the API server's canonical base64
+  }
+
+  /** The peer bundle of the Secret the operator gives the members (model.EtcdNames). */
+  private static String inUse(Etcd etcd, BiFunction<String, String, Secret> secrets) {
+    Secret secret = secrets.apply(etcd.getMetadata().getNamespace(),
+        EtcdNames.of(etcd).peerTlsSecret());
+    String data = secret == null || secret.getData() == null ? null
+        : secret.getData().get(MemberLayout.DEFAULT_CA_KEY);
+    return data == null ? "" : Revisions.sha256(data);
   }
 
   /** A copy of {@code etcd} carrying {@code checksum} (in memory; never written). */

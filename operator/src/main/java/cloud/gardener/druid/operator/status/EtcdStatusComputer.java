@@ -80,6 +80,7 @@ public final class EtcdStatusComputer {
     next.setLastErrors(lastErrors == null || lastErrors.isEmpty() ? null : lastErrors);
     next.setEtcd(prev.getEtcd());
     next.setVolumeOperation(volumeOperation);
+    next.setCertificates(prev.getCertificates()); // written by its step only (VolumeRecorder)
     next.setBootstrapWithExistingCluster(joined);
     next.setCapacity(CapacityStatuses.compute(s, prev.getCapacity()));
     next.setVerifiedBackupRevisionLag(BackupVerification.revisionLag(s).orElse(null));

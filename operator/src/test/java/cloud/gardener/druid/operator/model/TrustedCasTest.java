@@ -27,17 +27,17 @@ class TrustedCasTest {
   }
 
   @Test
-  void theChecksumFollowsTheCaBundleOnlyNotTheLeaf() {
+  void theChecksumFollowsThePeerBundleTheMembersAreGivenOnlyNotTheLeaf() {
     Etcd etcd = peerTls(Etcds.etcd("e", 3), "bundle");
-    put("peer-ca", "bundle", "CA-1");
-    put("peer-server", "tls.crt", "LEAF-1");
+    put("e-peer-tls-in-use", "ca.crt", "CA-1");
+    put("e-peer-tls-in-use", "tls.crt", "LEAF-1");
     Optional<String> first = TrustedCas.compute(etcd, this::secret);
 
-    put("peer-server", "tls.crt", "LEAF-2");
+    put("e-peer-tls-in-use", "tls.crt", "LEAF-2");
     assertThat(TrustedCas.compute(etcd, this::secret)).isEqualTo(first).isPresent();
-    put("peer-ca", "ca.crt", "CA-2"); // not the data key the spec names
+    put("peer-ca", "bundle", "CA-2"); // the user's: given to the members step by step
     assertThat(TrustedCas.compute(etcd, this::secret)).isEqualTo(first);
-    put("peer-ca", "bundle", "CA-1CA-2");
+    put("e-peer-tls-in-use", "ca.crt", "CA-1CA-2");
     assertThat(TrustedCas.compute(etcd, this::secret)).isNotEqualTo(first).isPresent();
   }
 

@@ -80,8 +80,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
   private final RestoreProgress restoreProgress = new RestoreProgress(Clock.systemUTC());
   private volatile Mode requestedMode;
   private volatile Map<String, String> etcdConfig = Map.of();
-  /** What etcd's initial corruption check found; the member then waits to be replaced. */
-  private volatile String corruption;
+  private final EtcdEnding ending;
   private volatile EtcdProcess etcd;
   private volatile MemberClient client;
   /** The client of this member's etcd, built while the agent initialises. */
@@ -100,6 +99,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     this.config = config;
     this.etcdOutput = etcdOutput;
     this.store = config.store().<SnapshotStore>map(LazySnapshotStore::new);
+    this.ending = new EtcdEnding(config.member());
     metrics.certificates(CertificateExpiry.of(config.member().clientTls(),
         config.member().peerTls(), config.serverTls()));
     Thread warmUp = new Thread(this::buildClient, "etcd client warm-up");
@@ -133,33 +133,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     }
     startServices(plan.get());
     int code = etcd.exit().join();
-    Optional<String> inconsistency = etcd.dataInconsistency();
-    if (!stopping && inconsistency.isPresent()) {
-      return awaitReplacement(inconsistency.get());
-    }
-    if (stopping) {
-      LOG.info("etcd stopped (exit {})", code);
-      return 0;
-    }
-    LOG.error("etcd exited unexpectedly with code {}; the next start validates the data fully",
-        code);
-    return code == 0 ? 1 : code;
-  }
-
-  /**
-   * etcd refused this member's data: starting it again would refuse again (or, with the
-   * peers away, serve the corrupted data), so the agent stays up to report it until the
-   * member is replaced.
-   */
-  private int awaitReplacement(String inconsistency) throws InterruptedException {
-    corruption = inconsistency + ": replace this member's volume (EtcdOpsTask"
-        + " replaceMemberVolume, kubectl druid replace-member-volume)";
-    LOG.error("member {}: {}", config.member().name(), corruption);
-    stopServices();
-    while (!stopping) {
-      initTrigger.tryAcquire(1, TimeUnit.SECONDS);
-    }
-    return 0;
+    return ending.afterExit(etcd, code, () -> stopping, this::stopServices, initTrigger);
   }
 
   private Optional<StartPlan> initializeUntilDone() throws InterruptedException, IOException {
@@ -295,7 +269,7 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
 
   @Override
   public Optional<String> corruption() {
-    return Optional.ofNullable(corruption);
+    return ending.corruption();
   }
 
   @Override
@@ -360,10 +334,9 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
 
   /**
    * Stops in this order: the agent's own work (defragmentation, promotion, snapshots, lease
-   * renewal); leadership moves to another voting member when this one leads
-   * ({@link LeaderHandOver}, at most {@link #LEADER_TRANSFER_TIMEOUT}); the agent's etcd
-   * client with its watch streams closes; only then etcd gets SIGTERM (grace period, then
-   * SIGKILL). etcd's graceful stop waits for every open gRPC stream up to its request timeout
+   * renewal); then etcd ({@link EtcdEnding#stop}): leadership moves to another voting member
+   * when this one leads (at most {@link #LEADER_TRANSFER_TIMEOUT}); the agent's etcd client
+   * with its watch streams closes; only then etcd gets SIGTERM (grace period, then SIGKILL). etcd's graceful stop waits for every open gRPC stream up to its request timeout
    * (5 s + 2 election timeouts), so a watch still open at SIGTERM would hold the stop that
    * long. {@link #run()} then returns 0.
    */
@@ -372,41 +345,13 @@ public final class Agent implements AutoCloseable, Initialization, EtcdMember, B
     stopping = true;
     initTrigger.release();
     stopServices();
-    if (etcd != null && etcd.isAlive()) {
-      LeaderHandOver.ifLeader(client, LEADER_TRANSFER_TIMEOUT);
-    }
-    // the client is closed now, or as soon as its warm-up ends
-    warmClient.thenAccept(Closeables::closeQuietly);
-    if (etcd != null) {
-      LOG.info("stopping: the agent's watches and etcd client are closed; sending SIGTERM to"
-          + " etcd");
-      long started = System.nanoTime();
-      int code = etcd.stop(Duration.ofSeconds(30));
-      LOG.info("stopping: etcd stopped {} ms after SIGTERM (exit {})",
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), code);
-      if (isCleanExit(code)) {
-        deleteRunningMarker();
-      }
-    }
+    ending.stop(etcd, client, warmClient);
     store.ifPresent(Closeables::closeQuietly);
     closeQuietly(metrics);
   }
 
   private void stopServices() {
     closeQuietly(defrag, space, promoter, peerUrl, scheduler, leases);
-  }
-
-  /** etcd ends by re-raising SIGTERM after its graceful shutdown: 128 + 15. */
-  private static boolean isCleanExit(int code) {
-    return code == 0 || code == 143;
-  }
-
-  private void deleteRunningMarker() {
-    try {
-      Files.deleteIfExists(config.member().dataDir().resolve(RUNNING_MARKER));
-    } catch (IOException e) {
-      LOG.warn("cannot delete the running marker: {}", e.toString());
-    }
   }
 
 }

@@ -120,6 +120,13 @@ public final class AgentOptions {
           + " ${DEFAULT-VALUE}, as upstream etcd-druid; etcd's own is map).")
   String freelistType;
 
+  @Option(names = "--corrupt-check-period", paramLabel = "DURATION", defaultValue = "1h",
+      description = "How often the leader's etcd hashes every member's key space and raises"
+          + " the CORRUPT alarm on a member that differs (etcd's periodic corruption check;"
+          + " default: ${DEFAULT-VALUE}). Shorter in tests; each check reads the whole"
+          + " database on every member (docs/benchmarks.md).")
+  String corruptCheckPeriod;
+
   @Option(names = "--client-tls-dir", paramLabel = "DIR", description = "Directory with"
       + " ca.crt, tls.crt, tls.key for etcd's client URLs (also used by the agent to"
       + " connect). Default: plain HTTP.")
@@ -272,7 +279,8 @@ public final class AgentOptions {
         (int) GoDuration.parse(electionTimeout).toDuration().toMillis(),
         Optional.ofNullable(autoCompactionMode), Optional.ofNullable(autoCompactionRetention),
         oneOf("--etcd-metrics", etcdMetrics, "basic", "extensive"),
-        oneOf("--backend-bbolt-freelist-type", freelistType, "map", "array"));
+        oneOf("--backend-bbolt-freelist-type", freelistType, "map", "array"),
+        positive("--corrupt-check-period", corruptCheckPeriod));
     SnapshotPolicy policy = new SnapshotPolicy(CronSchedule.parse(fullSchedule),
         GoDuration.parse(deltaPeriod).toDuration(), bytes(deltaMemoryLimit), compression(),
         gcPolicy, maxBackups, GoDuration.parse(gcPeriod).toDuration(), deltaRetention());

@@ -104,6 +104,14 @@ final class OperatorCommand implements Callable<Integer> {
           + " namespace, as upstream and releases before this option (default: ${DEFAULT-VALUE}).")
   LocalStoreLayout localStoreLayout;
 
+  @Option(names = "--etcd-corrupt-check-period", paramLabel = "DURATION", defaultValue = "1h",
+      converter = GoDurationConverter.class,
+      description = "How often etcd's periodic corruption check hashes every member's key"
+          + " space (the members' agent --corrupt-check-period; default: ${DEFAULT-VALUE}, at"
+          + " least 1s). Each check reads the whole database on every member"
+          + " (docs/benchmarks.md); shorter periods are for tests.")
+  Duration corruptCheckPeriod;
+
   @Option(names = "--install-crds", negatable = true, defaultValue = "false",
       description = "Apply the druid CRDs at start (default: ${DEFAULT-VALUE}); production"
           + " installs them with the Helm chart.")
@@ -165,16 +173,20 @@ final class OperatorCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }
+    OperatorSettings settings;
+    try {
+      settings = new OperatorSettings(image == null ? defaultImage() : image, localStoreRoot,
+          new CompactionSettings(enableCompaction, eventsThreshold, fullSnapshotThreshold,
+              activeDeadline), localStoreLayout, corruptCheckPeriod);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
     OperatorMetrics operatorMetrics = new OperatorMetrics();
     KubernetesClient client = KubeClients.create(kubeconfig,
         operatorMetrics.clientRequests()::addTo);
     if (installCrds) {
       CrdInstaller.install(client, "etcd-druid");
     }
-    OperatorSettings settings = new OperatorSettings(
-        image == null ? defaultImage() : image, localStoreRoot,
-        new CompactionSettings(enableCompaction, eventsThreshold, fullSnapshotThreshold,
-            activeDeadline), localStoreLayout);
     EtcdOperator operator = new EtcdOperator(client, new EtcdOperator.Options(
         Set.copyOf(namespaces), autoReconcile, leaderElection, leaderElectionNamespace, timing,
         settings), operatorMetrics);

@@ -56,7 +56,8 @@ public final class EtcdBinaryVersion {
     } else {
       c.put("feature-gates", "InitialCorruptCheck=true,CompactHashCheck=true");
     }
-    c.put(configKey(minor, "corrupt-check-time"), period.toMinutes() + "m");
+    c.put(configKey(minor, "corrupt-check-time"), period.toSecondsPart() == 0
+        && period.toMillisPart() == 0 ? period.toMinutes() + "m" : period.toMillis() + "ms");
     return c;
   }
 

@@ -4,7 +4,6 @@ import cloud.gardener.druid.agent.config.EtcdTuning;
 import cloud.gardener.druid.agent.config.MemberConfig;
 import cloud.gardener.druid.agent.tls.TlsFiles;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,9 +17,6 @@ import java.util.stream.Collectors;
  * stable DNS name; etcd's corruption checks are on.
  */
 public final class EtcdConfigBuilder {
-
-  /** How often the leader hashes the whole key space and compares it with its followers'. */
-  public static final Duration CORRUPT_CHECK_PERIOD = Duration.ofHours(1);
 
   private EtcdConfigBuilder() {
   }
@@ -62,7 +58,8 @@ public final class EtcdConfigBuilder {
     c.put("heartbeat-interval", Integer.toString(tuning.heartbeatIntervalMillis()));
     c.put("election-timeout", Integer.toString(tuning.electionTimeoutMillis()));
     c.put("enable-grpc-gateway", "true");
-    c.putAll(EtcdBinaryVersion.corruptionChecks(etcdMinor, CORRUPT_CHECK_PERIOD));
+    c.putAll(EtcdBinaryVersion.corruptionChecks(etcdMinor,
+        tuning.corruptCheckPeriod()));
     tuning.autoCompactionMode().ifPresent(m -> c.put("auto-compaction-mode", m));
     tuning.autoCompactionRetention().ifPresent(r -> c.put("auto-compaction-retention", r));
     tuning.metrics().ifPresent(m -> c.put("metrics", m));

@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -131,6 +133,26 @@ final class EtcdGateway {
     } catch (IOException | NumberFormatException e) {
       return 0;
     }
+  }
+
+  /** The alarms of a gateway alarm answer ({"alarms": [{"memberID": "…", "alarm": "…"}]}). */
+  static List<EtcdAlarm> alarms(String body) throws EtcdException {
+    try {
+      List<EtcdAlarm> alarms = new ArrayList<>();
+      for (JsonNode a : JSON.readTree(body).path("alarms")) {
+        alarms.add(new EtcdAlarm(Long.parseUnsignedLong(a.path("memberID").asText("0")),
+            a.path("alarm").asText("NONE")));
+      }
+      return alarms;
+    } catch (IOException | NumberFormatException e) {
+      throw new EtcdException("cannot read etcd's alarm list: " + e, e);
+    }
+  }
+
+  /** The gateway body that disarms {@code alarm}. */
+  static String deactivate(EtcdAlarm alarm) {
+    return "{\"action\":\"DEACTIVATE\",\"memberID\":\"" + Long.toUnsignedString(alarm.memberId())
+        + "\",\"alarm\":\"" + alarm.type() + "\"}";
   }
 
   /** A top-level text field of a JSON body; empty for none or no body. */

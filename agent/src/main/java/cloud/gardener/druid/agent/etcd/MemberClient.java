@@ -132,21 +132,31 @@ public final class MemberClient implements AutoCloseable {
 
   /**
    * This member's database figures and its raised alarms: one gateway status (jetcd's status
-   * has no dbSizeInUse) and one alarm list.
+   * has no dbSizeInUse) and one alarm list; with the members other CORRUPT alarms name.
    */
   public DbSpace dbSpace() throws EtcdException {
     String body = gatewayStatus();
     long self = EtcdGateway.longField(body, "header", "member_id");
-    List<String> alarms = await(client.getMaintenanceClient().listAlarms(), "list alarms")
-        .getAlarms().stream().filter(a -> a.getMemberId() == self)
-        .map(a -> a.getAlarmType().name()).distinct().toList();
+    List<EtcdAlarm> raised = alarms();
+    List<String> alarms = raised.stream().filter(a -> a.memberId() == self)
+        .map(EtcdAlarm::type).distinct().toList();
+    List<Long> corruptElsewhere = raised.stream().filter(a -> a.memberId() != self
+        && a.memberId() != 0 && EtcdAlarm.CORRUPT.equals(a.type()))
+        .map(EtcdAlarm::memberId).toList();
+    List<String> unnamed = raised.stream().filter(a -> a.memberId() == 0)
+        .map(EtcdAlarm::type).distinct().toList();
     return new DbSpace(EtcdGateway.longField(body, "header", "revision"),
-        EtcdGateway.longField(body, "dbSize"), EtcdGateway.longField(body, "dbSizeInUse"), alarms);
+        EtcdGateway.longField(body, "dbSize"), EtcdGateway.longField(body, "dbSizeInUse"), alarms,
+        corruptElsewhere, unnamed);
   }
 
-  /** A member's database: the revision, the file, the pages in use, its alarms ("NOSPACE"). */
+  /**
+   * A member's database: the revision, the file, the pages in use, its alarms ("NOSPACE"), the
+   * IDs of other members a CORRUPT alarm names, the alarms that name no member (member 0:
+   * etcd 3.5's periodic corruption check).
+   */
   public record DbSpace(long revision, long dbSizeBytes, long dbSizeInUseBytes,
-      List<String> alarms) {
+      List<String> alarms, List<Long> corruptElsewhere, List<String> unnamedAlarms) {
   }
 
   /**
@@ -155,14 +165,41 @@ public final class MemberClient implements AutoCloseable {
    * write that finds a member over its quota.
    */
   public List<String> disarmNoSpace() throws EtcdException {
-    List<io.etcd.jetcd.maintenance.AlarmMember> raised = await(
-        client.getMaintenanceClient().listAlarms(), "list alarms").getAlarms().stream()
-        .filter(a -> a.getAlarmType() == io.etcd.jetcd.maintenance.AlarmType.NOSPACE).toList();
-    for (io.etcd.jetcd.maintenance.AlarmMember a : raised) {
-      await(client.getMaintenanceClient().alarmDisarm(a), "disarm the NOSPACE alarm of "
-          + hex(a.getMemberId()));
+    List<EtcdAlarm> raised = alarms().stream()
+        .filter(a -> EtcdAlarm.NOSPACE.equals(a.type())).toList();
+    for (EtcdAlarm a : raised) {
+      disarm(a);
     }
-    return raised.stream().map(a -> "NOSPACE on " + hex(a.getMemberId())).toList();
+    return raised.stream().map(a -> "NOSPACE on " + hex(a.memberId())).toList();
+  }
+
+  /**
+   * Disarms the CORRUPT alarms that name a member no longer in the cluster; returns what it
+   * disarmed. etcd keeps an alarm when its member is removed, and refuses every write while
+   * one is raised: after the member's volume was replaced (removed, added anew with another
+   * ID) the data the alarm named is gone, so its alarm only blocks a healthy cluster. A member
+   * still in the cluster keeps its alarm until it is replaced.
+   */
+  public List<String> disarmCorruptOfDepartedMembers() throws EtcdException {
+    List<Long> present = members().stream().map(Member::getId).toList();
+    // member 0 is no member that departed: etcd 3.5's periodic check names none
+    List<EtcdAlarm> departed = alarms().stream().filter(a -> EtcdAlarm.CORRUPT.equals(a.type())
+        && a.memberId() != 0 && !present.contains(a.memberId())).toList();
+    for (EtcdAlarm a : departed) {
+      disarm(a);
+    }
+    return departed.stream().map(a -> "CORRUPT on " + hex(a.memberId())).toList();
+  }
+
+  /** Every alarm etcd raised (etcd's gateway: jetcd 0.8.5 reads CORRUPT as UNRECOGNIZED). */
+  public List<EtcdAlarm> alarms() throws EtcdException {
+    return EtcdGateway.alarms(gateway().post("/v3/maintenance/alarm", "{\"action\":\"GET\"}",
+        "list the alarms of " + endpoint));
+  }
+
+  private void disarm(EtcdAlarm a) throws EtcdException {
+    gateway().post("/v3/maintenance/alarm", EtcdGateway.deactivate(a),
+        "disarm the " + a.type() + " alarm of " + hex(a.memberId()));
   }
 
   /** The current revision, read from this member without a quorum round trip. */

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * Samples this member's space every {@link #INTERVAL} while etcd runs (one etcd status and one
  * alarm list, a look at the file system and the data directory) and answers the newest
  * {@link MemberSpace} with the rates over the last {@link #WINDOW}. It costs no API request:
- * the operator reads the answer with the member status it asks for anyway.
+ * the operator reads the answer with the member status it asks for anyway. A sample that
+ * finds a CORRUPT alarm naming a member no longer in the cluster disarms it
+ * ({@link MemberClient#disarmCorruptOfDepartedMembers}).
  */
 public final class SpaceSampler implements AutoCloseable {
 
@@ -96,6 +99,13 @@ public final class SpaceSampler implements AutoCloseable {
 
   void sample(MemberClient client) throws EtcdException {
     MemberClient.DbSpace db = client.dbSpace();
+    if (!db.corruptElsewhere().isEmpty()) {
+      // a replaced member's alarm outlives it and keeps the cluster from accepting writes
+      List<String> disarmed = client.disarmCorruptOfDepartedMembers();
+      if (!disarmed.isEmpty()) {
+        LOG.warn("disarmed the alarms of members no longer in the cluster: {}", disarmed);
+      }
+    }
     window.add(new GrowthWindow.Sample(clock.millis(), db.revision(), db.dbSizeBytes(),
         db.dbSizeInUseBytes()));
     long capacity = 0;
@@ -111,7 +121,7 @@ public final class SpaceSampler implements AutoCloseable {
         free, directoryBytes(dataDir), window.perSecond(GrowthWindow.Sample::revision),
         window.perSecond(GrowthWindow.Sample::dbSizeBytes),
         window.perSecond(GrowthWindow.Sample::inUseBytes), window.spanSeconds(), db.alarms(),
-        db.revision());
+        db.revision(), db.unnamedAlarms());
     latestAt = clock.millis();
   }
 

@@ -126,4 +126,18 @@ class EtcdConfigBuilderTest {
               "experimental-compact-hash-check-enabled", "experimental-corrupt-check-time");
     }
   }
+
+  /** The periodic check's period as the agent's --corrupt-check-period gives it. */
+  @Test
+  void aShorterPeriodicCheckIsWrittenInMilliseconds() {
+    EtcdTuning fast = new EtcdTuning(TUNING.binDir(), TUNING.quotaBackendBytes(),
+        TUNING.snapshotCount(), TUNING.heartbeatIntervalMillis(),
+        TUNING.electionTimeoutMillis(), TUNING.autoCompactionMode(),
+        TUNING.autoCompactionRetention(), TUNING.metrics(), TUNING.bboltFreelistType(),
+        java.time.Duration.ofSeconds(5));
+    assertThat(EtcdConfigBuilder.config(member(Optional.empty()), fast, CLUSTER,
+        ClusterState.NEW, 6)).containsEntry("corrupt-check-time", "5000ms");
+    assertThat(EtcdConfigBuilder.config(member(Optional.empty()), fast, CLUSTER,
+        ClusterState.NEW, 5)).containsEntry("experimental-corrupt-check-time", "5000ms");
+  }
 }

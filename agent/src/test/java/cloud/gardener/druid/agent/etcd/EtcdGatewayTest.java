@@ -2,6 +2,7 @@ package cloud.gardener.druid.agent.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Reading etcd's gateway JSON, where 64-bit integers are decimal strings. */
@@ -27,5 +28,23 @@ class EtcdGatewayTest {
     assertThat(EtcdGateway.longField(STATUS, "raftAppliedIndex")).isZero();
     assertThat(EtcdGateway.longField("{\"dbSize\":\"not a number\"}", "dbSize")).isZero();
     assertThat(EtcdGateway.longField(null, "dbSize")).isZero();
+  }
+
+  /**
+   * An alarm answer of etcd 3.6.16 (curl of …/v3/maintenance/alarm {"action":"GET"}), a
+   * CORRUPT alarm jetcd 0.8.5 would read as UNRECOGNIZED; 3.5's names member 0, which the
+   * gateway leaves out.
+   */
+  @Test
+  void alarmsAreReadByEtcdsNamesAndDisarmedWithAllTheIdsBits() throws Exception {
+    String body = "{\"header\":{\"cluster_id\":\"13839379991738455200\"}, \"alarms\":["
+        + "{\"memberID\":\"13668033151171901709\", \"alarm\":\"CORRUPT\"},"
+        + " {\"alarm\":\"CORRUPT\"}]}";
+    List<EtcdAlarm> alarms = EtcdGateway.alarms(body);
+    assertThat(alarms).containsExactly(new EtcdAlarm(Long.parseUnsignedLong(
+        "13668033151171901709"), "CORRUPT"), new EtcdAlarm(0, "CORRUPT"));
+    assertThat(EtcdGateway.deactivate(alarms.get(0))).isEqualTo("{\"action\":\"DEACTIVATE\","
+        + "\"memberID\":\"13668033151171901709\",\"alarm\":\"CORRUPT\"}");
+    assertThat(EtcdGateway.alarms("{\"header\":{}}")).isEmpty();
   }
 }

@@ -1,6 +1,8 @@
 package cloud.gardener.druid.api.agent;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -21,6 +23,9 @@ import java.util.List;
  * @param windowSeconds how long the samples the rates come from span (0: no rate yet)
  * @param alarms etcd's alarms raised on this member ("NOSPACE", "CORRUPT")
  * @param revision the revision when sampled
+ * @param unnamedAlarms etcd's alarms that name no member: etcd 3.5's periodic corruption check
+ *     raises CORRUPT with member 0, as it cannot tell which side differs (every agent reports
+ *     those; omitted when none, as agents before it wrote)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record MemberSpace(
@@ -35,12 +40,25 @@ public record MemberSpace(
     double inUseGrowthBytesPerSecond,
     long windowSeconds,
     List<String> alarms,
-    long revision) {
+    long revision,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> unnamedAlarms) {
 
   public static final String NOSPACE = "NOSPACE";
 
+  @JsonCreator
   public MemberSpace {
     alarms = alarms == null ? List.of() : List.copyOf(alarms);
+    unnamedAlarms = unnamedAlarms == null ? List.of() : List.copyOf(unnamedAlarms);
+  }
+
+  /** Without alarms that name no member. */
+  public MemberSpace(long dbSizeBytes, long dbSizeInUseBytes, long quotaBytes,
+      long volumeCapacityBytes, long volumeFreeBytes, long dataDirBytes, double writesPerSecond,
+      double dbGrowthBytesPerSecond, double inUseGrowthBytesPerSecond, long windowSeconds,
+      List<String> alarms, long revision) {
+    this(dbSizeBytes, dbSizeInUseBytes, quotaBytes, volumeCapacityBytes, volumeFreeBytes,
+        dataDirBytes, writesPerSecond, dbGrowthBytesPerSecond, inUseGrowthBytesPerSecond,
+        windowSeconds, alarms, revision, List.of());
   }
 
   public boolean noSpace() {

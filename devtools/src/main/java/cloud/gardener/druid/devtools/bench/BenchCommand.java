@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code druid bench}: benchmarks that run on the local control plane. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of the operator on a local control plane on loopback.",
-    subcommands = {ScaleBenchCommand.class, ChaosBenchCommand.class})
+    subcommands = {ScaleBenchCommand.class, ChaosBenchCommand.class,
+        CorruptionCheckBenchCommand.class})
 public final class BenchCommand implements Runnable {
 
   @CommandLine.Spec

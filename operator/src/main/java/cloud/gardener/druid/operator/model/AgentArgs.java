@@ -59,6 +59,19 @@ public final class AgentArgs {
     return args.stream().anyMatch(a -> a.startsWith("--peer-tls-dir="));
   }
 
+  /**
+   * With the operator's period of etcd's corruption check, only when not the default: the
+   * arguments, so the member revision, of every member stay those of releases before it.
+   */
+  public static List<String> build(Etcd etcd, OperatorSettings settings) {
+    if (settings.corruptCheckPeriod().equals(OperatorSettings.CORRUPT_CHECK_PERIOD)) {
+      return build(etcd);
+    }
+    List<String> args = new ArrayList<>(build(etcd));
+    add(args, "corrupt-check-period", settings.corruptCheckPeriod().toMillis() + "ms");
+    return List.copyOf(args);
+  }
+
   public static List<String> build(Etcd etcd) {
     EtcdNames names = EtcdNames.of(etcd);
     EtcdConfig ec = EtcdDefaults.etcd(etcd);

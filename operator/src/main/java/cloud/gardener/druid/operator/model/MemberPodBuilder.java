@@ -166,7 +166,7 @@ public final class MemberPodBuilder {
     return new ContainerBuilder()
         .withName(MemberLayout.CONTAINER)
         .withImage(EtcdDefaults.image(etcd, settings))
-        .withArgs(AgentArgs.build(etcd))
+        .withArgs(AgentArgs.build(etcd, settings))
         .withEnv(downwardEnv())
         .addToEnv(MemberJvm.env(etcd))
         .addNewPort().withName("client").withContainerPort(EtcdDefaults.clientPort(etcd)).endPort()

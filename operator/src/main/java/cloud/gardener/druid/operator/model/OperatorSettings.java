@@ -1,5 +1,7 @@
 package cloud.gardener.druid.operator.model;
 
+import java.time.Duration;
+
 /**
  * Operator-wide settings the model needs.
  *
@@ -7,14 +9,30 @@ package cloud.gardener.druid.operator.model;
  * @param localStoreRoot host directory under which {@code Local} backup stores live
  * @param compaction whether and when snapshot compaction Jobs run
  * @param localStoreLayout whether the namespace is part of a {@code Local} store's directory
+ * @param corruptCheckPeriod how often the members' etcd runs its periodic corruption check
+ *     (the agent's {@code --corrupt-check-period}; only passed when not the default hour)
  */
 public record OperatorSettings(String defaultImage, String localStoreRoot,
-    CompactionSettings compaction, LocalStoreLayout localStoreLayout) {
+    CompactionSettings compaction, LocalStoreLayout localStoreLayout,
+    Duration corruptCheckPeriod) {
+
+  /** etcd's periodic corruption check in the members: hourly unless the operator says. */
+  public static final Duration CORRUPT_CHECK_PERIOD = Duration.ofHours(1);
 
   public OperatorSettings {
     if (localStoreLayout == null) {
       throw new IllegalArgumentException("localStoreLayout: required");
     }
+    if (corruptCheckPeriod == null || corruptCheckPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalArgumentException("--etcd-corrupt-check-period must be at least 1s, not "
+          + corruptCheckPeriod);
+    }
+  }
+
+  /** With the hourly corruption check. */
+  public OperatorSettings(String defaultImage, String localStoreRoot,
+      CompactionSettings compaction, LocalStoreLayout localStoreLayout) {
+    this(defaultImage, localStoreRoot, compaction, localStoreLayout, CORRUPT_CHECK_PERIOD);
   }
 
   /** Per-namespace {@code Local} stores. */

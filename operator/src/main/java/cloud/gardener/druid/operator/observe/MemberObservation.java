@@ -43,8 +43,8 @@ public record MemberObservation(int ordinal, String name, Optional<Pod> pod,
     }
     return agent.flatMap(AgentView::space).filter(sp -> sp.alarms().contains(CORRUPT_ALARM))
         .map(sp -> "etcd raised a CORRUPT alarm on this member: a corruption check of the"
-            + " leader found its data differs from the leader's; etcd refuses reads and writes"
-            + " while the alarm is raised");
+            + " leader found its data differs from the leader's; etcd refuses every write while"
+            + " the alarm is raised, and this member still answers reads from its data");
   }
 
   /** {@code initFailure}: why its agent's last initialisation failed, in the agent's words. */

@@ -99,6 +99,13 @@ class AgentContractTest {
              "dataDirBytes": 120000000, "writesPerSecond": 12.5,
              "dbGrowthBytesPerSecond": 4096.0, "inUseGrowthBytesPerSecond": 0.0,
              "windowSeconds": 300, "alarms": ["NOSPACE"], "revision": 4242}"""),
+        Arguments.of(new MemberSpace(1, 1, 1, 1, 1, 1, 0, 0, 0, 0, List.of(), 7,
+            List.of("CORRUPT")), """
+            {"dbSizeBytes": 1, "dbSizeInUseBytes": 1, "quotaBytes": 1,
+             "volumeCapacityBytes": 1, "volumeFreeBytes": 1, "dataDirBytes": 1,
+             "writesPerSecond": 0.0, "dbGrowthBytesPerSecond": 0.0,
+             "inUseGrowthBytesPerSecond": 0.0, "windowSeconds": 0, "alarms": [],
+             "revision": 7, "unnamedAlarms": ["CORRUPT"]}"""),
         Arguments.of(new Compacted(4242), "{\"revision\": 4242}"),
         Arguments.of(new AlarmsDisarmed(List.of("NOSPACE on a1")),
             "{\"disarmed\": [\"NOSPACE on a1\"]}"),

@@ -57,6 +57,19 @@ class DataConsistencyTest {
         .contains("kubectl druid replace-member-volume etcd etcd-1");
   }
 
+  /** etcd 3.5's periodic check raises CORRUPT with member 0: no member to name. */
+  @Test
+  void aCorruptAlarmNamingNoMemberSaysWhereToLook() {
+    c.members.get(0).space = new MemberSpace(1, 1, 1, 1, 1, 1, 0, 0, 0, 0, List.of(), 10,
+        List.of("CORRUPT"));
+    Condition d = DataConsistency.compute(c.snapshot()).orElseThrow();
+    assertThat(d.getStatus()).isEqualTo(ConditionTypes.FALSE);
+    assertThat(d.getReason()).isEqualTo("CorruptionNotAttributed");
+    assertThat(d.getMessage()).contains("naming no member").contains("follower-peer-id")
+        .contains("kubectl druid replace-member-volume etcd MEMBER")
+        .contains("etcdctl alarm disarm");
+  }
+
   @Test
   void unknownWhileAMemberDoesNotAnswerAndAbsentWhenHibernated() {
     c.members.get(1).agentAnswers = false;

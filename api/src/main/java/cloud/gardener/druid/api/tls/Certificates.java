@@ -106,6 +106,16 @@ public final class Certificates {
     }
   }
 
+  /** Whether {@code ca}'s key signed {@code cert}. */
+  public static boolean signedBy(X509Certificate cert, X509Certificate ca) {
+    try {
+      cert.verify(ca.getPublicKey());
+      return true;
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
   /** An IP address literal as an IP name, anything else as a DNS name. */
   private static GeneralName generalName(String name) {
     boolean ip = name.contains(":") || name.chars().allMatch(c -> c == '.' || Character.isDigit(c));

@@ -139,20 +139,11 @@ public final class AgentCertificates {
   /** Still valid and issued by a CA of the bundle: may stay while a new CA propagates. */
   private static boolean usable(Issued cert, List<X509Certificate> bundle, Instant now) {
     return cert.certificate().getNotAfter().toInstant().isAfter(now)
-        && bundle.stream().anyMatch(ca -> verifies(cert.certificate(), ca));
+        && bundle.stream().anyMatch(ca -> Certificates.signedBy(cert.certificate(), ca));
   }
 
   private static boolean signedBy(Issued cert, Issued signer) {
-    return verifies(cert.certificate(), signer.certificate());
-  }
-
-  private static boolean verifies(X509Certificate cert, X509Certificate ca) {
-    try {
-      cert.verify(ca.getPublicKey());
-      return true;
-    } catch (GeneralSecurityException e) {
-      return false;
-    }
+    return Certificates.signedBy(cert.certificate(), signer.certificate());
   }
 
   private static Duration remaining(X509Certificate cert, Instant now) {

@@ -1,5 +1,6 @@
 package cloud.gardener.druid.operator.certificates;
 
+import cloud.gardener.druid.api.tls.Certificates;
 import cloud.gardener.druid.api.tls.PemKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -70,17 +71,8 @@ final class Pems {
     X509Certificate cert = chain.get(0);
     return certificates(bundle).stream()
         .filter(ca -> ca.getSubjectX500Principal().equals(cert.getIssuerX500Principal()))
-        .filter(ca -> verifies(cert, ca))
+        .filter(ca -> Certificates.signedBy(cert, ca))
         .findFirst();
-  }
-
-  private static boolean verifies(X509Certificate cert, X509Certificate ca) {
-    try {
-      cert.verify(ca.getPublicKey());
-      return true;
-    } catch (GeneralSecurityException e) {
-      return false;
-    }
   }
 
   /** Whether {@code key} is the private key of the first certificate of {@code certificate}. */

@@ -3,11 +3,9 @@ package cloud.gardener.druid.operator.component;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.operator.agent.AgentCertificates;
 import cloud.gardener.druid.operator.cache.OwnedCaches;
-import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.EtcdNames;
-import cloud.gardener.druid.operator.model.Owners;
+import cloud.gardener.druid.operator.model.OwnedSecrets;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -55,18 +53,8 @@ public final class AgentApiSecretComponent implements Component {
     if (existing != null && next == current) {
       return;
     }
-    Secret desired = new SecretBuilder()
-        .withNewMetadata()
-          .withName(names.agentApiSecret())
-          .withNamespace(names.namespace())
-          .withLabels(EtcdLabels.managed(etcd))
-          .withOwnerReferences(Owners.controller(etcd))
-          .withResourceVersion(existing == null ? null
-              : existing.getMetadata().getResourceVersion())
-        .endMetadata()
-        .withType("Opaque")
-        .withData(encode(next))
-        .build();
+    Secret desired = OwnedSecrets.desired(etcd, names.agentApiSecret(), existing,
+        encode(next));
     Secret written = existing == null ? client.resource(desired).create()
         : client.resource(desired).update(); // optimistic: a concurrent writer makes this retry
     caches.wrote(written, existing);

@@ -9,13 +9,12 @@ import cloud.gardener.druid.operator.certificates.RotationPlanner;
 import cloud.gardener.druid.operator.certificates.ServedCertificates;
 import cloud.gardener.druid.operator.certificates.TlsMaterial;
 import cloud.gardener.druid.operator.model.EtcdConfigMapBuilder;
-import cloud.gardener.druid.operator.model.EtcdLabels;
 import cloud.gardener.druid.operator.model.EtcdNames;
+import cloud.gardener.druid.operator.model.OwnedSecrets;
 import cloud.gardener.druid.operator.model.Owners;
 import cloud.gardener.druid.operator.observe.ClusterSnapshot;
 import cloud.gardener.druid.operator.status.VolumeRecorder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -163,18 +162,8 @@ final class PeerCertificateStep {
     data.put(KEY_CA, base64(material.caBundle()));
     data.put(KEY_CERT, base64(material.certificate()));
     data.put(KEY_KEY, base64(material.key()));
-    Secret desired = new SecretBuilder()
-        .withNewMetadata()
-          .withName(EtcdNames.of(etcd).peerTlsSecret())
-          .withNamespace(etcd.getMetadata().getNamespace())
-          .withLabels(EtcdLabels.managed(etcd))
-          .withOwnerReferences(Owners.controller(etcd))
-          .withResourceVersion(existing == null ? null
-              : existing.getMetadata().getResourceVersion())
-        .endMetadata()
-        .withType("Opaque")
-        .withData(data)
-        .build();
+    Secret desired = OwnedSecrets.desired(etcd, EtcdNames.of(etcd).peerTlsSecret(), existing,
+        data);
     if (existing == null) {
       client.resource(desired).create();
     } else {

@@ -11,7 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import cloud.gardener.druid.api.ConditionTypes;
+import cloud.gardener.druid.api.types.CronSchedule;
 import cloud.gardener.druid.api.types.GoDuration;
+import cloud.gardener.druid.api.v1alpha1.BackupVerificationSpec;
 import cloud.gardener.druid.api.v1alpha1.Condition;
 import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.api.v1alpha1.EtcdOpsTask;
@@ -19,6 +21,7 @@ import cloud.gardener.druid.api.v1alpha1.OnDemandSnapshotConfig;
 import cloud.gardener.druid.api.v1alpha1.VerifyBackupsConfig;
 import cloud.gardener.druid.api.verify.BackupHashes;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
+import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import io.etcd.jetcd.Client;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -142,6 +146,46 @@ class BackupVerificationIT {
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
         assertThat(events(client, "Etcd", "drilled")).extracting(Event::getReason)
             .contains("BackupVerificationFailed"));
+  }
+
+  /**
+   * A drill on the schedule ({@code spec.backup.verification.schedule}), no task asked for
+   * it: the condition turns True and the operator's metrics tell the drill's outcome, how long
+   * its restore took and how long ago the backups were proven.
+   */
+  @Test
+  @Order(3)
+  void aDrillOnTheScheduleVerifiesTheBackupsAndFillsTheMetrics(KubernetesClient client,
+      TestNamespace ns) throws Exception {
+    Etcd scheduled = load("etcd-3-local.yaml", ns.name());
+    scheduled.getMetadata().setName("scheduled");
+    scheduled.getSpec().setReplicas(1);
+    scheduled.getSpec().getBackup().getStore().setPrefix(ns.name() + "/scheduled");
+    BackupVerificationSpec verification = new BackupVerificationSpec();
+    verification.setSchedule(CronSchedule.parse("* * * * *"));
+    scheduled.getSpec().getBackup().setVerification(verification);
+    client.resource(scheduled).create();
+    awaitRolloutComplete(client, "scheduled");
+
+    Condition verified = await().atMost(Duration.ofMinutes(4)).until(
+        () -> condition(client, "scheduled", ConditionTypes.BACKUP_VERIFIED),
+        c -> ConditionTypes.TRUE.equals(c.getStatus()));
+    assertThat(verified.getReason()).isEqualTo("Verified");
+    assertThat(client.resources(EtcdOpsTask.class).list().getItems())
+        .noneMatch(t -> "scheduled".equals(t.getSpec().getEtcdName()));
+    Map<String, String> etcd = Map.of("etcd_namespace", ns.name(), "etcd", "scheduled");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      PrometheusScrape metrics = PrometheusScrape.parse(harness.scrapeMetrics());
+      Map<String, String> verifiedDrills = new java.util.HashMap<>(etcd);
+      verifiedDrills.put("outcome", "VERIFIED");
+      assertThat(metrics.value("etcddruid_backup_verification_drills_total", verifiedDrills))
+          .hasValueSatisfying(v -> assertThat(v).isGreaterThanOrEqualTo(1.0));
+      assertThat(metrics.value("etcddruid_backup_verification_seconds_since_last_verified",
+          etcd)).hasValueSatisfying(v -> assertThat(v).isBetween(0.0, 300.0));
+      assertThat(metrics.value("etcddruid_backup_verification_restore_seconds", etcd))
+          .hasValueSatisfying(v -> assertThat(v).isPositive());
+    });
+    client.resource(scheduled).delete();
   }
 
   private static Path newestFull(Path store) throws Exception {

@@ -6,6 +6,10 @@ import static cloud.gardener.druid.operator.it.ItSupport.createEtcdWithVolumes;
 import static cloud.gardener.druid.operator.it.ItSupport.createTask;
 import static cloud.gardener.druid.operator.it.ItSupport.etcd;
 import static cloud.gardener.druid.operator.it.ItSupport.pods;
+import static cloud.gardener.druid.operator.it.MemberDatabases.database;
+import static cloud.gardener.druid.operator.it.MemberDatabases.endpointOf;
+import static cloud.gardener.druid.operator.it.MemberDatabases.isLeader;
+import static cloud.gardener.druid.operator.it.MemberDatabases.replaceInPlace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,19 +23,12 @@ import cloud.gardener.druid.operator.metrics.EtcdGauges;
 import cloud.gardener.druid.testenv.junit.TestNamespace;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import io.etcd.jetcd.Client;
-import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,7 +63,7 @@ class DataCorruptionIT {
     client.resource(follower).delete();
     await().atMost(Duration.ofSeconds(60)).until(() ->
         client.pods().withName(member).get() == null);
-    int changed = replaceAll(database(client, member), "replicas=3", "replicas=9");
+    int changed = replaceInPlace(database(client, ETCD, member), "replicas=3", "replicas=9");
     assertThat(changed).as("copies of the value in the member's database").isPositive();
     edit(client, e -> e.getMetadata().getAnnotations()
         .remove(Annotations.SUSPEND_SPEC_RECONCILE));
@@ -119,42 +116,5 @@ class DataCorruptionIT {
       }
       f.accept(e);
     });
-  }
-
-  private static boolean isLeader(KubernetesClient client, Pod pod) {
-    var lease = client.leases().withName(pod.getMetadata().getName()).get();
-    return lease != null && lease.getSpec().getHolderIdentity() != null
-        && lease.getSpec().getHolderIdentity().endsWith(":Leader");
-  }
-
-  private static String endpointOf(Pod pod) {
-    return "http://" + pod.getStatus().getPodIP() + ":2379";
-  }
-
-  private static Path database(KubernetesClient client, String member) throws Exception {
-    PersistentVolumeClaim pvc = client.persistentVolumeClaims().withName(ETCD + "-" + member)
-        .get();
-    PersistentVolume pv = client.persistentVolumes().withName(pvc.getSpec().getVolumeName())
-        .get();
-    try (Stream<Path> files = Files.walk(Path.of(pv.getSpec().getHostPath().getPath()))) {
-      return files.filter(f -> f.getFileName().toString().equals("db")
-          && f.getParent().getFileName().toString().equals("snap")).findFirst().orElseThrow();
-    }
-  }
-
-  /** Changes every copy of {@code from} in the file to {@code to} (same length), in place. */
-  private static int replaceAll(Path file, String from, String to) throws Exception {
-    byte[] bytes = Files.readAllBytes(file);
-    byte[] a = from.getBytes(StandardCharsets.UTF_8);
-    byte[] b = to.getBytes(StandardCharsets.UTF_8);
-    int count = 0;
-    for (int i = 0; i + a.length <= bytes.length; i++) {
-      if (Arrays.equals(bytes, i, i + a.length, a, 0, a.length)) {
-        System.arraycopy(b, 0, bytes, i, b.length);
-        count++;
-      }
-    }
-    Files.write(file, bytes);
-    return count;
   }
 }

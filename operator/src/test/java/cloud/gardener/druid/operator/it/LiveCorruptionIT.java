@@ -6,6 +6,10 @@ import static cloud.gardener.druid.operator.it.ItSupport.createEtcdWithVolumes;
 import static cloud.gardener.druid.operator.it.ItSupport.createTask;
 import static cloud.gardener.druid.operator.it.ItSupport.etcd;
 import static cloud.gardener.druid.operator.it.ItSupport.pods;
+import static cloud.gardener.druid.operator.it.MemberDatabases.database;
+import static cloud.gardener.druid.operator.it.MemberDatabases.endpointOf;
+import static cloud.gardener.druid.operator.it.MemberDatabases.isLeader;
+import static cloud.gardener.druid.operator.it.MemberDatabases.replaceInPlace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -27,16 +31,11 @@ import cloud.gardener.druid.testenv.junit.TestNamespace;
 import cloud.gardener.druid.testenv.metrics.PrometheusScrape;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
-import io.fabric8.kubernetes.api.model.PersistentVolume;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,7 +45,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -216,48 +214,5 @@ class LiveCorruptionIT {
     var e = etcd(client, etcd);
     return e.getStatus() == null ? Optional.empty()
         : Condition.find(e.getStatus().getConditions(), ConditionTypes.DATA_CONSISTENT);
-  }
-
-  private static boolean isLeader(KubernetesClient client, Pod pod) {
-    var lease = client.leases().withName(pod.getMetadata().getName()).get();
-    return lease != null && lease.getSpec().getHolderIdentity() != null
-        && lease.getSpec().getHolderIdentity().endsWith(":Leader");
-  }
-
-  private static String endpointOf(Pod pod) {
-    return "http://" + pod.getStatus().getPodIP() + ":2379";
-  }
-
-  private static Path database(KubernetesClient client, String etcd, String member)
-      throws Exception {
-    PersistentVolumeClaim pvc = client.persistentVolumeClaims().withName(etcd + "-" + member)
-        .get();
-    PersistentVolume pv = client.persistentVolumes().withName(pvc.getSpec().getVolumeName())
-        .get();
-    try (Stream<Path> files = Files.walk(Path.of(pv.getSpec().getHostPath().getPath()))) {
-      return files.filter(f -> f.getFileName().toString().equals("db")
-          && f.getParent().getFileName().toString().equals("snap")).findFirst().orElseThrow();
-    }
-  }
-
-  /**
-   * Rewrites every copy of {@code from} in the file with {@code to} (same length) where it
-   * lies, without truncating: the running etcd maps the file, and a truncation would take the
-   * pages from under it.
-   */
-  private static int replaceInPlace(Path file, String from, String to) throws Exception {
-    byte[] bytes = Files.readAllBytes(file);
-    byte[] a = from.getBytes(StandardCharsets.UTF_8);
-    byte[] b = to.getBytes(StandardCharsets.UTF_8);
-    int count = 0;
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      for (int i = 0; i + a.length <= bytes.length; i++) {
-        if (Arrays.equals(bytes, i, i + a.length, a, 0, a.length)) {
-          channel.write(ByteBuffer.wrap(b), i);
-          count++;
-        }
-      }
-    }
-    return count;
   }
 }

@@ -10,6 +10,7 @@ import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.faults.Fault;
 import cloud.gardener.druid.testenv.faults.FaultInjector;
+import cloud.gardener.druid.testenv.faults.FaultKind;
 import cloud.gardener.druid.testenv.faults.FaultTargets;
 import cloud.gardener.druid.testenv.node.DruidImage;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -57,6 +58,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private ChaosLoad load;
   private RolloutRecorder recorder;
   private boolean closed;
+  private final List<ChaosOutage> outages = new ArrayList<>();
 
   private ChaosRun(Settings settings, Consumer<String> progress) {
     this.settings = settings;
@@ -89,15 +91,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     FaultInjector injector = new FaultInjector(this);
     List<ChaosRound> rounds = new ArrayList<>();
     for (Fault fault : settings.plan()) {
-      long generation = fault.duringRollout() ? ChaosHealing.startRollout(admin, etcd,
-          fault.round()) : healing.generation();
-      int acked = load.history().acknowledgedWrites();
-      int failed = load.history().failedWrites();
-      FaultInjector.Applied applied = injector.apply(fault);
-      Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
-      ChaosRound round = new ChaosRound(fault, applied.target(), applied.started(), heal,
-          settings.healTimeout(), load.history().acknowledgedWrites() - acked,
-          load.history().failureReasons(failed));
+      ChaosRound round = play(fault, etcd, healing, injector);
       rounds.add(round);
       roundLine.accept(round.line());
       if (!round.healed()) {
@@ -108,13 +102,52 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     return new Report(rounds, checks(rounds));
   }
 
+  /**
+   * One round: the rollout when it runs during one, the fault, the wait until healed. After an
+   * API server kill that did not hit a rollout, a spec change is made as soon as the API is
+   * back: the operator's watches must have resumed for it to complete.
+   */
+  private ChaosRound play(Fault fault, Etcd etcd, ChaosHealing healing, FaultInjector injector)
+      throws InterruptedException {
+    long roundStart = System.nanoTime();
+    long generation = fault.duringRollout() ? ChaosHealing.startRollout(admin, etcd,
+        fault.round()) : healing.generation();
+    int acked = load.history().acknowledgedWrites();
+    int failed = load.history().failedWrites();
+    long operatorPid = operator.pid();
+    FaultInjector.Applied applied = injector.apply(fault);
+    String target = applied.target();
+    Duration down = Duration.between(applied.started(), applied.ended());
+    int writesDuringFault = load.history().acknowledgedWrites() - acked;
+    List<String> failedDuringFault = load.history().failureReasons(failed);
+    boolean outage = fault.kind() == FaultKind.APISERVER_KILL;
+    if (outage) {
+      target += String.format(" down %.1fs", down.toMillis() / 1000.0);
+      if (!fault.duringRollout()) {
+        generation = ChaosHealing.startRollout(admin, etcd, fault.round());
+      }
+    }
+    Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
+    if (outage) {
+      outages.add(new ChaosOutage(fault.round(), down, writesDuringFault, failedDuringFault,
+          operator.pid() == operatorPid && operator.isAlive(),
+          recorder.podDeletionsSince(roundStart), etcd.getSpec().getReplicas()));
+    }
+    return new ChaosRound(fault, target, applied.started(), heal, settings.healTimeout(),
+        load.history().acknowledgedWrites() - acked, load.history().failureReasons(failed));
+  }
+
   private List<Check> checks(List<ChaosRound> rounds) throws Exception {
     List<Check> checks = new ArrayList<>(HistoryChecks.check(load.finish(30), 3));
     List<String> early = recorder.violations();
+    List<String> unobserved = recorder.unobserved();
     checks.add(new Check("rollout predicate never true early", early.isEmpty(), early.isEmpty()
-        ? recorder.etcdVersions() + " Etcd versions checked" : early.size() + " violations: "
+        ? recorder.etcdVersions() + " Etcd versions checked (watches " + recorder.resumptions()
+        + (unobserved.isEmpty() ? "" : "; " + String.join("; ", unobserved)) + ")"
+        : early.size() + " violations: "
         + String.join("; ", early.subList(0, Math.min(3, early.size())))));
     checks.add(ChaosRound.healCheck(rounds, settings.plan().size(), settings.healTimeout()));
+    checks.add(ChaosOutage.check(outages));
     return checks;
   }
 
@@ -185,6 +218,44 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     killedHolder = leaseHolder().orElse("");
     operator.kill();
     startOperator();
+  }
+
+  @Override
+  public void killApiServer() {
+    cluster.controlPlane().killApiServer();
+  }
+
+  /**
+   * Back, and the recorder's watches resumed from a list (their old versions are gone) as
+   * soon as the new API server answers one: it serves requests before its /readyz says ready,
+   * and whatever the operator or the node writes before the list is not observed.
+   */
+  @Override
+  public void restartApiServer() {
+    Thread resumer = new Thread(this::resumeRecorder, "chaos-recorder-resume");
+    resumer.start();
+    try {
+      cluster.controlPlane().restartApiServer();
+      resumer.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      resumer.interrupt();
+    }
+  }
+
+  private void resumeRecorder() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        recorder.resume();
+        return;
+      } catch (RuntimeException notServingYet) {
+        try {
+          Thread.sleep(50); // retrying a list until the restarted API server answers
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
   }
 
   private static String memberImage() {

@@ -90,6 +90,10 @@ final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   /** Whether it answers /readyz with 200 now. */
   boolean isReady() throws InterruptedException {
     return ready();

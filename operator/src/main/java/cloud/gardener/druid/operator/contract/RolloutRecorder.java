@@ -9,10 +9,15 @@ import cloud.gardener.druid.operator.model.TrustedCas;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.PodResource;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -41,6 +46,11 @@ public final class RolloutRecorder implements AutoCloseable {
   private final List<Entry> entries = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
   private final OperatorSettings settings;
+  private final WatchGaps gaps = new WatchGaps();
+  private final Object resumeLock = new Object();
+  private boolean closed;
+  private Resource<Etcd> etcds;
+  private FilterWatchListDeletable<Pod, PodList, PodResource> pods;
   /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
   private volatile Supplier<String> clusterVersionProbe;
   /**
@@ -60,19 +70,79 @@ public final class RolloutRecorder implements AutoCloseable {
     r.withTrustedCas = e -> TrustedCas.withChecksum(e, TrustedCas.compute(e, (namespace, name) ->
         client.secrets().inNamespace(namespace).withName(name).get()));
     String ns = etcd.getMetadata().getNamespace();
-    var etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
-    var pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
-    // start from the current versions: list first, then watch from the list's version
-    var podList = pods.list();
-    podList.getItems().forEach(p -> r.add("Pod", "ADDED", p));
-    r.watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
-        .watch(r.watcher("Pod")));
-    Etcd current = etcds.get();
-    r.current = etcds::get;
-    r.add("Etcd", "ADDED", current);
-    r.watches.add(etcds.withResourceVersion(current.getMetadata().getResourceVersion())
-        .watch(r.watcher("Etcd")));
+    r.etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
+    r.pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
+    r.current = r.etcds::get;
+    r.watchFromList(false);
     return r;
+  }
+
+  /**
+   * Lists, then watches from the list's version. Resuming, only what changed since the last
+   * version seen is recorded, and counted as unseen ({@link WatchGaps}).
+   */
+  private void watchFromList(boolean resuming) {
+    var podList = pods.list();
+    Etcd now = etcds.get();
+    synchronized (this) {
+      if (resuming) {
+        gaps.resumed();
+        String listVersion = podList.getMetadata().getResourceVersion();
+        var relisted = gaps.relisted("Pod", podList.getItems(), new BigInteger(listVersion));
+        relisted.changed().forEach(p -> add("Pod", "RELISTED", p));
+        relisted.gone().forEach(name -> add("Pod", "DELETED", new PodBuilder().withNewMetadata()
+            .withName(name).withResourceVersion(listVersion).endMetadata().build()));
+        gaps.relisted("Etcd", List.of(now), new BigInteger(now.getMetadata()
+            .getResourceVersion())).changed().forEach(e -> add("Etcd", "RELISTED", e));
+      } else {
+        podList.getItems().forEach(p -> add("Pod", "ADDED", p));
+        add("Etcd", "ADDED", now);
+      }
+      watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
+          .watch(watcher("Pod")));
+      watches.add(etcds.withResourceVersion(now.getMetadata().getResourceVersion())
+          .watch(watcher("Etcd")));
+    }
+  }
+
+  /**
+   * Closes the watches and resumes them from a fresh list: after the API server restarted, a
+   * watch from a version older than its new watch cache ends with 410 Gone (and fabric8 waits
+   * up to half a minute before it reconnects at all), while the operator's informers relist.
+   * Whatever changed meanwhile unseen is not observed ({@link #unobserved}).
+   */
+  public void resume() {
+    synchronized (resumeLock) {
+      List<Watch> old;
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        old = List.copyOf(watches);
+        watches.clear();
+      }
+      old.forEach(Watch::close);
+      watchFromList(true);
+    }
+  }
+
+  /**
+   * How often the watches resumed from a list, and the changes only the lists showed: {@code
+   * resumed 2 times; 3 Pod changes seen only by a relist, no Etcd version among them}.
+   */
+  public synchronized String resumptions() {
+    int unseen = gaps.gaps().stream().mapToInt(WatchGaps.Gap::changes).sum();
+    return "resumed " + gaps.resumptions() + " times; " + unseen
+        + " changes seen only by a relist";
+  }
+
+  /**
+   * The gaps of resumed watches that may hide an Etcd version the invariant was not judged
+   * at ({@link WatchGaps#incomplete}): the violations cover the observed versions only.
+   */
+  public synchronized List<String> unobserved() {
+    return gaps.incomplete(entries.stream().filter(e -> e.kind().equals("Etcd")
+        && e.object() != null).map(Entry::version).toList());
   }
 
   private <T extends HasMetadata> Watcher<T> watcher(String kind) {
@@ -84,11 +154,23 @@ public final class RolloutRecorder implements AutoCloseable {
 
       @Override
       public void onClose(WatcherException cause) {
-        if (cause != null) {
+        if (cause != null && cause.isHttpGone()) {
+          Thread t = new Thread(RolloutRecorder.this::resumeOrBreak, "rollout-recorder-resume");
+          t.setDaemon(true);
+          t.start(); // not on the watch's own thread, which the resume closes
+        } else if (cause != null) {
           add("Error", "CLOSED", null);
         }
       }
     };
+  }
+
+  private void resumeOrBreak() {
+    try {
+      resume();
+    } catch (RuntimeException e) {
+      add("Error", "CLOSED", null);
+    }
   }
 
   /**
@@ -109,6 +191,9 @@ public final class RolloutRecorder implements AutoCloseable {
           : new BigInteger(object.getMetadata().getResourceVersion());
       entries.add(new Entry(version, kind, action,
           object == null ? null : Serialization.clone(object), System.nanoTime(), cluster));
+      if (object != null) {
+        gaps.seen(kind, action, object);
+      }
     }
   }
 
@@ -253,6 +338,18 @@ public final class RolloutRecorder implements AutoCloseable {
   }
 
   /**
+   * How many member pods (by uid) got a deletion timestamp in an event received at or after
+   * {@code sinceNanos} ({@link System#nanoTime}): each is one restart or removal the operator
+   * made.
+   */
+  public synchronized long podDeletionsSince(long sinceNanos) {
+    return entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
+        .filter(e -> e.receivedNanos() >= sinceNanos)
+        .filter(e -> e.object().getMetadata().getDeletionTimestamp() != null)
+        .map(e -> e.object().getMetadata().getUid()).distinct().count();
+  }
+
+  /**
    * Members whose pod was deleted while the newest Etcd status before that moment (which the
    * operator computed from etcd itself) listed them as Leader.
    */
@@ -313,6 +410,11 @@ public final class RolloutRecorder implements AutoCloseable {
 
   @Override
   public void close() {
-    watches.forEach(Watch::close);
+    List<Watch> open;
+    synchronized (this) {
+      closed = true;
+      open = List.copyOf(watches);
+    }
+    open.forEach(Watch::close);
   }
 }

@@ -4,7 +4,6 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.devtools.bench.HistoryChecks.Check;
 import cloud.gardener.druid.devtools.local.LocalStack;
 import cloud.gardener.druid.operator.CrdInstaller;
-import cloud.gardener.druid.operator.LeaderElection;
 import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
@@ -24,7 +23,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * One chaos run: the local cluster, the operator as its own process and a 3-member Etcd (the
+ * One chaos run: the local cluster, the operator as its own process (two replicas when the plan
+ * fails one over) and a 3-member Etcd (the
  * sample of {@code druid local up}), clients recording a history, then one fault per round,
  * each followed by the wait until the cluster healed, and at the end the checks. Whatever it
  * started is stopped when it returns, fails or the JVM is asked to exit.
@@ -51,9 +51,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private final BenchLog log;
   private LocalCluster cluster;
   private KubernetesClient admin;
-  private volatile OperatorProcess operator;
-  /** The lease holder the last operator kill ended: its successor must take the lease. */
-  private volatile String killedHolder = "";
+  private ChaosOperators operators;
   private ChaosMembers members;
   private ChaosLoad load;
   private RolloutRecorder recorder;
@@ -86,7 +84,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private Report rounds(Consumer<String> roundLine) throws Exception {
     log.say("seed " + settings.seed() + ", work directory " + settings.workDir() + " (logs in logs/)");
     Etcd etcd = startEverything();
-    ChaosHealing healing = new ChaosHealing(admin, etcd, members, this::operatorReady,
+    ChaosHealing healing = new ChaosHealing(admin, etcd, members, operators::ready,
         load.history());
     FaultInjector injector = new FaultInjector(this);
     List<ChaosRound> rounds = new ArrayList<>();
@@ -114,7 +112,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
         fault.round()) : healing.generation();
     int acked = load.history().acknowledgedWrites();
     int failed = load.history().failedWrites();
-    long operatorPid = operator.pid();
+    java.util.Set<Long> operatorPids = operators.pids();
     FaultInjector.Applied applied = injector.apply(fault);
     String target = applied.target();
     Duration down = Duration.between(applied.started(), applied.ended());
@@ -130,7 +128,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
     if (outage) {
       outages.add(new ChaosOutage(fault.round(), down, writesDuringFault, failedDuringFault,
-          operator.pid() == operatorPid && operator.isAlive(),
+          operators.stillRunning(operatorPids),
           recorder.podDeletionsSince(roundStart), etcd.getSpec().getReplicas()));
     }
     return new ChaosRound(fault, target, applied.started(), heal, settings.healTimeout(),
@@ -161,8 +159,10 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
         .endMetadata().build()).create();
     Files.createDirectories(stores());
     log.say("control plane and node simulator up in " + BenchLog.secondsSince(t) + " s");
-    startOperator();
-    operator.awaitReady(settings.healTimeout());
+    operators = new ChaosOperators(new OperatorProcess.Launch(settings.operatorJvm(),
+        cluster.kubeconfig(), stores(), memberImage(), settings.leaderElection(), NAMESPACE,
+        settings.workDir()), cluster.ledger(), admin);
+    operators.start(operatorReplicas(), settings.healTimeout());
     Etcd etcd = ChaosHealing.createSampleEtcd(admin, NAMESPACE, settings.healTimeout());
     log.say("3-member Etcd " + NAMESPACE + "/" + etcd.getMetadata().getName() + " ready after "
         + BenchLog.secondsSince(log.started()) + " s");
@@ -173,33 +173,10 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     return etcd;
   }
 
-  private void startOperator() {
-    operator = OperatorProcess.start(new OperatorProcess.Launch(settings.operatorJvm(),
-        cluster.kubeconfig(), stores(), memberImage(), settings.leaderElection(), NAMESPACE,
-        settings.workDir()), cluster.ledger());
-  }
-
-  /**
-   * The operator answers /readyz and, with leader election, holds the lease under an identity
-   * other than the killed one's: /readyz alone answers while a standby waits for the lease.
-   */
-  private boolean operatorReady() {
-    try {
-      return operator.isReady() && (!settings.leaderElection()
-          || leaseHolder().filter(h -> !h.equals(killedHolder)).isPresent());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  private Optional<String> leaseHolder() {
-    try {
-      return Optional.ofNullable(admin.leases().inNamespace(NAMESPACE)
-          .withName(LeaderElection.LEASE_NAME).get()).map(l -> l.getSpec().getHolderIdentity());
-    } catch (RuntimeException apiUnavailable) {
-      return Optional.empty();
-    }
+  /** Two replicas when the plan fails one over, else one (as the chart's default). */
+  private int operatorReplicas() {
+    return settings.plan().stream().anyMatch(f -> f.kind() == FaultKind.OPERATOR_FAILOVER)
+        ? 2 : 1;
   }
 
   @Override
@@ -215,9 +192,12 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
 
   @Override
   public void killOperator() {
-    killedHolder = leaseHolder().orElse("");
-    operator.kill();
-    startOperator();
+    operators.killLeader();
+  }
+
+  @Override
+  public String killLeadingOperator() {
+    return operators.failOver();
   }
 
   @Override
@@ -284,8 +264,8 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
         log.plain("closing " + c + ": " + e);
       }
     }
-    if (operator != null) {
-      operator.close();
+    if (operators != null) {
+      operators.close();
     }
     if (admin != null) {
       admin.close();

@@ -10,18 +10,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code druid bench chaos} as a person runs it: the developer jar as its own process, a fixed
- * seed whose eight rounds hit every fault kind once and run some of them during a rollout;
+ * seed whose eight rounds hit every fault kind once and run one of them during a rollout;
  * every round heals and every history check holds.
  */
 class ChaosBenchIT {
 
   /**
-   * Its plan: the six kinds in rounds 1-6, the etcd-kill of round 4 during a rollout, then two
-   * more etcd-pauses (one rollout only: a rollout of three members costs about a minute here).
+   * Its plan: the eight kinds once each (so two operator replicas run), two rollouts only (a
+   * rollout of three members costs about a minute here): the spec change right after the
+   * apiserver-kill of round 2 and the one the operator-failover of round 3 hits.
    */
-  static final long SEED = 267;
+  static final long SEED = 34;
   static final int ROUNDS = 8;
-  private static final long TIMEOUT_MINUTES = 12;
+  private static final long TIMEOUT_MINUTES = 20;
 
   @Test
   void aSeededRunOfEveryFaultKindHealsEachTimeAndLosesNothing(@TempDir Path dir)

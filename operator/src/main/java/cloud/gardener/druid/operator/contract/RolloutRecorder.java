@@ -49,6 +49,7 @@ public final class RolloutRecorder implements AutoCloseable {
   private final WatchGaps gaps = new WatchGaps();
   private final Object resumeLock = new Object();
   private boolean closed;
+  private volatile int watchGeneration;
   private Resource<Etcd> etcds;
   private FilterWatchListDeletable<Pod, PodList, PodResource> pods;
   /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
@@ -79,12 +80,17 @@ public final class RolloutRecorder implements AutoCloseable {
 
   /**
    * Lists, then watches from the list's version. Resuming, only what changed since the last
-   * version seen is recorded, and counted as unseen ({@link WatchGaps}).
+   * version seen is recorded ({@link WatchGaps}), and the old watches, which may deliver until
+   * the list is taken, are closed only then: no window in which nothing watches.
    */
   private void watchFromList(boolean resuming) {
     var podList = pods.list();
     Etcd now = etcds.get();
+    List<Watch> old;
     synchronized (this) {
+      if (closed) {
+        return;
+      }
       if (resuming) {
         gaps.resumed();
         String listVersion = podList.getMetadata().getResourceVersion();
@@ -98,30 +104,25 @@ public final class RolloutRecorder implements AutoCloseable {
         podList.getItems().forEach(p -> add("Pod", "ADDED", p));
         add("Etcd", "ADDED", now);
       }
+      old = List.copyOf(watches);
+      watches.clear();
+      int generation = ++watchGeneration;
       watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
-          .watch(watcher("Pod")));
+          .watch(watcher("Pod", generation)));
       watches.add(etcds.withResourceVersion(now.getMetadata().getResourceVersion())
-          .watch(watcher("Etcd")));
+          .watch(watcher("Etcd", generation)));
     }
+    old.forEach(Watch::close);
   }
 
   /**
-   * Closes the watches and resumes them from a fresh list: after the API server restarted, a
-   * watch from a version older than its new watch cache ends with 410 Gone (and fabric8 waits
-   * up to half a minute before it reconnects at all), while the operator's informers relist.
-   * Whatever changed meanwhile unseen is not observed ({@link #unobserved}).
+   * Resumes the watches from a fresh list: after the API server restarted, a watch from a
+   * version older than its new watch cache ends with 410 Gone (and fabric8 waits up to half a
+   * minute before it reconnects at all), while the operator's informers relist. Whatever
+   * changed unseen before the list is not observed ({@link #unobserved}).
    */
   public void resume() {
     synchronized (resumeLock) {
-      List<Watch> old;
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        old = List.copyOf(watches);
-        watches.clear();
-      }
-      old.forEach(Watch::close);
       watchFromList(true);
     }
   }
@@ -145,7 +146,8 @@ public final class RolloutRecorder implements AutoCloseable {
         && e.object() != null).map(Entry::version).toList());
   }
 
-  private <T extends HasMetadata> Watcher<T> watcher(String kind) {
+  /** A watch of {@code generation}: a 410 of a watch already replaced resumes nothing. */
+  private <T extends HasMetadata> Watcher<T> watcher(String kind, int generation) {
     return new Watcher<>() {
       @Override
       public void eventReceived(Action action, T resource) {
@@ -155,6 +157,9 @@ public final class RolloutRecorder implements AutoCloseable {
       @Override
       public void onClose(WatcherException cause) {
         if (cause != null && cause.isHttpGone()) {
+          if (generation != watchGeneration) {
+            return;
+          }
           Thread t = new Thread(RolloutRecorder.this::resumeOrBreak, "rollout-recorder-resume");
           t.setDaemon(true);
           t.start(); // not on the watch's own thread, which the resume closes

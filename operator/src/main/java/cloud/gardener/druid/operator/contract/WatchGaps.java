@@ -57,12 +57,15 @@ final class WatchGaps {
     for (HasMetadata o : listed) {
       String key = kind + "/" + o.getMetadata().getName();
       present.add(key);
-      if (!new BigInteger(o.getMetadata().getResourceVersion()).equals(lastSeen.get(key))) {
+      BigInteger seen = lastSeen.get(key);
+      if (seen == null || new BigInteger(o.getMetadata().getResourceVersion()).compareTo(seen) > 0) {
         changed.add(o);
       }
     }
-    List<String> gone = lastSeen.keySet().stream()
-        .filter(k -> k.startsWith(kind + "/") && !present.contains(k)).toList();
+    // one seen after the list was taken (the old watch delivers until then) did not go
+    List<String> gone = lastSeen.entrySet().stream()
+        .filter(e -> e.getKey().startsWith(kind + "/") && !present.contains(e.getKey())
+            && e.getValue().compareTo(listVersion) <= 0).map(Map.Entry::getKey).toList();
     if (!changed.isEmpty() || !gone.isEmpty()) {
       gaps.add(new Gap(kind, delivered.getOrDefault(kind, BigInteger.ZERO), listVersion,
           changed.size() + gone.size()));

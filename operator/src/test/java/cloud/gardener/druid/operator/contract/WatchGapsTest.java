@@ -64,6 +64,18 @@ class WatchGapsTest {
   }
 
   @Test
+  void versionsTheOldWatchDeliveredAfterTheListAreNoGap() {
+    WatchGaps gaps = new WatchGaps();
+    gaps.seen("Pod", "ADDED", pod("a", "10"));
+    gaps.seen("Pod", "MODIFIED", pod("a", "25"));
+    gaps.seen("Pod", "ADDED", pod("new", "26"));
+    WatchGaps.Relisted r = gaps.relisted("Pod", List.of(pod("a", "10")), rv(20));
+    assertThat(r.changed()).isEmpty();
+    assertThat(r.gone()).isEmpty();
+    assertThat(gaps.gaps()).isEmpty();
+  }
+
+  @Test
   void kindsAreKeptApart() {
     WatchGaps gaps = new WatchGaps();
     gaps.seen("Etcd", "ADDED", pod("x", "5"));

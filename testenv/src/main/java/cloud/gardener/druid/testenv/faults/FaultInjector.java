@@ -45,6 +45,10 @@ public final class FaultInjector {
         yield new Applied(fault, "operator", -1, started, Instant.now());
       }
       case APISERVER_KILL -> apiServerOutage(fault, started);
+      case OPERATOR_FAILOVER -> {
+        String killed = targets.killLeadingOperator();
+        yield new Applied(fault, killed, -1, started, Instant.now());
+      }
     };
   }
 

@@ -61,6 +61,12 @@ class FaultInjectorTest {
       }
 
       @Override
+      public String killLeadingOperator() {
+        operatorKills.incrementAndGet();
+        return "operator-2 (leader)";
+      }
+
+      @Override
       public void killApiServer() {
         apiServer.add("kill " + System.nanoTime());
       }
@@ -122,6 +128,13 @@ class FaultInjectorTest {
     FaultInjector.Applied applied = injector().apply(fault(FaultKind.OPERATOR_KILL, 0));
     assertThat(operatorKills).hasValue(1);
     assertThat(applied.target()).isEqualTo("operator");
+  }
+
+  @Test
+  void theLeadingOperatorReplicaIsKilledThroughItsTargetsAndNamed() throws Exception {
+    FaultInjector.Applied applied = injector().apply(fault(FaultKind.OPERATOR_FAILOVER, 0));
+    assertThat(operatorKills).hasValue(1);
+    assertThat(applied.target()).isEqualTo("operator-2 (leader)");
   }
 
   @Test

@@ -51,6 +51,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private final BenchLog log;
   private LocalCluster cluster;
   private KubernetesClient admin;
+  private KubernetesClient recorderClient;
   private ChaosOperators operators;
   private ChaosMembers members;
   private ChaosLoad load;
@@ -166,7 +167,8 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     Etcd etcd = ChaosHealing.createSampleEtcd(admin, NAMESPACE, settings.healTimeout());
     log.say("3-member Etcd " + NAMESPACE + "/" + etcd.getMetadata().getName() + " ready after "
         + BenchLog.secondsSince(log.started()) + " s");
-    recorder = RolloutRecorder.start(admin, etcd, new OperatorSettings(memberImage(),
+    recorderClient = impatientClient(cluster.kubeconfig());
+    recorder = RolloutRecorder.start(recorderClient, etcd, new OperatorSettings(memberImage(),
         stores().toString()));
     members = new ChaosMembers(admin, etcd);
     load = ChaosLoad.start(members, WRITERS);
@@ -238,6 +240,18 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     }
   }
 
+  /**
+   * A client that does not retry a failed request on its own: fabric8's default backs off
+   * up to ten times, so a list sent while the API server was down would be answered seconds
+   * after it is back, and the recorder would observe nothing of those seconds.
+   */
+  private static KubernetesClient impatientClient(Path kubeconfig) throws java.io.IOException {
+    io.fabric8.kubernetes.client.Config config =
+        io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kubeconfig));
+    config.setRequestRetryBackoffLimit(0);
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+  }
+
   private static String memberImage() {
     return System.getProperty("druid.image", DruidImage.DEFAULT_IMAGE);
   }
@@ -255,7 +269,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
       return;
     }
     closed = true;
-    for (AutoCloseable c : new AutoCloseable[] {load, recorder, members}) {
+    for (AutoCloseable c : new AutoCloseable[] {load, recorder, recorderClient, members}) {
       try {
         if (c != null) {
           c.close();

@@ -12,12 +12,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
-import io.fabric8.kubernetes.client.dsl.PodResource;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -44,14 +38,9 @@ public final class RolloutRecorder implements AutoCloseable {
   }
 
   private final List<Entry> entries = new ArrayList<>();
-  private final List<Watch> watches = new ArrayList<>();
   private final OperatorSettings settings;
   private final WatchGaps gaps = new WatchGaps();
-  private final Object resumeLock = new Object();
-  private boolean closed;
-  private volatile int watchGeneration;
-  private Resource<Etcd> etcds;
-  private FilterWatchListDeletable<Pod, PodList, PodResource> pods;
+  private ResumableWatches watches;
   /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
   private volatile Supplier<String> clusterVersionProbe;
   /**
@@ -71,60 +60,60 @@ public final class RolloutRecorder implements AutoCloseable {
     r.withTrustedCas = e -> TrustedCas.withChecksum(e, TrustedCas.compute(e, (namespace, name) ->
         client.secrets().inNamespace(namespace).withName(name).get()));
     String ns = etcd.getMetadata().getNamespace();
-    r.etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
-    r.pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
-    r.current = r.etcds::get;
-    r.watchFromList(false);
+    var etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
+    r.current = etcds::get;
+    r.watches = new ResumableWatches(etcds, client.pods().inNamespace(ns)
+        .withLabels(EtcdLabels.memberSelector(etcd)), r.sink());
+    r.watches.start();
     return r;
   }
 
-  /**
-   * Lists, then watches from the list's version. Resuming, only what changed since the last
-   * version seen is recorded ({@link WatchGaps}), and the old watches, which may deliver until
-   * the list is taken, are closed only then: no window in which nothing watches.
-   */
-  private void watchFromList(boolean resuming) {
-    var podList = pods.list();
-    Etcd now = etcds.get();
-    List<Watch> old;
-    synchronized (this) {
-      if (closed) {
-        return;
+  private ResumableWatches.Sink sink() {
+    return new ResumableWatches.Sink() {
+      @Override
+      public void listed(boolean resuming, PodList pods, Etcd etcd) {
+        recordList(resuming, pods, etcd);
       }
-      if (resuming) {
-        gaps.resumed();
-        String listVersion = podList.getMetadata().getResourceVersion();
-        var relisted = gaps.relisted("Pod", podList.getItems(), new BigInteger(listVersion));
-        relisted.changed().forEach(p -> add("Pod", "RELISTED", p));
-        relisted.gone().forEach(name -> add("Pod", "DELETED", new PodBuilder().withNewMetadata()
-            .withName(name).withResourceVersion(listVersion).endMetadata().build()));
-        gaps.relisted("Etcd", List.of(now), new BigInteger(now.getMetadata()
-            .getResourceVersion())).changed().forEach(e -> add("Etcd", "RELISTED", e));
-      } else {
-        podList.getItems().forEach(p -> add("Pod", "ADDED", p));
-        add("Etcd", "ADDED", now);
+
+      @Override
+      public void event(String kind, String action, HasMetadata object) {
+        add(kind, action, object);
       }
-      old = List.copyOf(watches);
-      watches.clear();
-      int generation = ++watchGeneration;
-      watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
-          .watch(watcher("Pod", generation)));
-      watches.add(etcds.withResourceVersion(now.getMetadata().getResourceVersion())
-          .watch(watcher("Etcd", generation)));
-    }
-    old.forEach(Watch::close);
+
+      @Override
+      public void broken() {
+        add("Error", "CLOSED", null);
+      }
+    };
   }
 
   /**
-   * Resumes the watches from a fresh list: after the API server restarted, a watch from a
-   * version older than its new watch cache ends with 410 Gone (and fabric8 waits up to half a
-   * minute before it reconnects at all), while the operator's informers relist. Whatever
-   * changed unseen before the list is not observed ({@link #unobserved}).
+   * The first list as it is; a later one only where it shows what the watches did not deliver
+   * ({@link WatchGaps}), a pod gone unseen as deleted at the list's version.
+   */
+  private synchronized void recordList(boolean resuming, PodList podList, Etcd now) {
+    if (!resuming) {
+      podList.getItems().forEach(p -> add("Pod", "ADDED", p));
+      add("Etcd", "ADDED", now);
+      return;
+    }
+    gaps.resumed();
+    String listVersion = podList.getMetadata().getResourceVersion();
+    var relisted = gaps.relisted("Pod", podList.getItems(), new BigInteger(listVersion));
+    relisted.changed().forEach(p -> add("Pod", "RELISTED", p));
+    relisted.gone().forEach(name -> add("Pod", "DELETED", new PodBuilder().withNewMetadata()
+        .withName(name).withResourceVersion(listVersion).endMetadata().build()));
+    gaps.relisted("Etcd", List.of(now), new BigInteger(now.getMetadata().getResourceVersion()))
+        .changed().forEach(e -> add("Etcd", "RELISTED", e));
+  }
+
+  /**
+   * Resumes the watches from a fresh list ({@link ResumableWatches}); throws while the API
+   * server does not answer. Whatever changed unseen before the list is not observed ({@link
+   * #unobserved}).
    */
   public void resume() {
-    synchronized (resumeLock) {
-      watchFromList(true);
-    }
+    watches.resume();
   }
 
   /**
@@ -144,38 +133,6 @@ public final class RolloutRecorder implements AutoCloseable {
   public synchronized List<String> unobserved() {
     return gaps.incomplete(entries.stream().filter(e -> e.kind().equals("Etcd")
         && e.object() != null).map(Entry::version).toList());
-  }
-
-  /** A watch of {@code generation}: a 410 of a watch already replaced resumes nothing. */
-  private <T extends HasMetadata> Watcher<T> watcher(String kind, int generation) {
-    return new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, T resource) {
-        add(kind, action.name(), resource);
-      }
-
-      @Override
-      public void onClose(WatcherException cause) {
-        if (cause != null && cause.isHttpGone()) {
-          if (generation != watchGeneration) {
-            return;
-          }
-          Thread t = new Thread(RolloutRecorder.this::resumeOrBreak, "rollout-recorder-resume");
-          t.setDaemon(true);
-          t.start(); // not on the watch's own thread, which the resume closes
-        } else if (cause != null) {
-          add("Error", "CLOSED", null);
-        }
-      }
-    };
-  }
-
-  private void resumeOrBreak() {
-    try {
-      resume();
-    } catch (RuntimeException e) {
-      add("Error", "CLOSED", null);
-    }
   }
 
   /**
@@ -415,11 +372,6 @@ public final class RolloutRecorder implements AutoCloseable {
 
   @Override
   public void close() {
-    List<Watch> open;
-    synchronized (this) {
-      closed = true;
-      open = List.copyOf(watches);
-    }
-    open.forEach(Watch::close);
+    watches.close();
   }
 }

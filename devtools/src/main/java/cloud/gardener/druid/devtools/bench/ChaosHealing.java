@@ -26,8 +26,8 @@ import java.util.function.BooleanSupplier;
  * process counts); the Etcd satisfies the rollout predicate for the round's generation; every
  * member pod is Ready with a running container; every member's etcd answers with the same
  * leader and cluster ID; a writer got a write acknowledged after the fault ended; and after an
- * operator or API server kill, the operator answers /readyz and holds the leader lease (after a
- * failover: the replica that ran beside the killed one).
+ * operator or API server kill or a failover, a replica other than the killed one holds the
+ * leader lease and answers /readyz.
  */
 final class ChaosHealing {
 

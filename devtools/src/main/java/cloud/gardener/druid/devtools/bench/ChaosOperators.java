@@ -24,8 +24,6 @@ final class ChaosOperators implements AutoCloseable {
   private int started;
   /** The lease holder the last kill ended: its successor must take the lease. */
   private volatile String killedHolder = "";
-  /** After a failover: the replica that ran before and must take over; null: any. */
-  private volatile OperatorProcess successor;
 
   ChaosOperators(OperatorProcess.Launch launch, ProcessLedger ledger, KubernetesClient admin) {
     this.launch = launch;
@@ -64,15 +62,13 @@ final class ChaosOperators implements AutoCloseable {
 
   /**
    * The leading replica answers /readyz and, with leader election, holds the lease under an
-   * identity other than the killed one's (and is the expected successor after a failover):
+   * identity other than the killed one's:
    * /readyz alone answers while a standby waits for the lease.
    */
   boolean ready() {
     try {
       Optional<OperatorProcess> leader = leader(killedHolder);
-      OperatorProcess expected = successor;
-      return leader.isPresent() && (expected == null || leader.get() == expected)
-          && leader.get().isReady();
+      return leader.isPresent() && leader.get().isReady();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
@@ -101,19 +97,24 @@ final class ChaosOperators implements AutoCloseable {
     }
   }
 
+  /** The name of the replica that holds the lease now; empty when none does. */
+  Optional<String> leaderName() {
+    return leader("").map(OperatorProcess::name);
+  }
+
   /** SIGKILL of the leading replica (the only one, with one), then a new one at once. */
   void killLeader() {
     OperatorProcess leader = leader("").orElseGet(() -> running.get(0));
     killedHolder = leaseHolder().orElse("");
-    successor = null;
     leader.kill();
     running.remove(leader);
     startOne();
   }
 
   /**
-   * With two replicas: SIGKILL of the one holding the lease; the other, already running, must
-   * take over; a new replica starts at once. Returns what was killed and who must take over.
+   * With two replicas: SIGKILL of the one holding the lease while the other runs; a new replica
+   * starts at once, as a ReplicaSet's would, so either may take the lease once the killed
+   * one's expired (the first runs of the failover saw both). Returns what was killed.
    */
   String failOver() {
     String holder = leaseHolder().orElse("");
@@ -123,11 +124,10 @@ final class ChaosOperators implements AutoCloseable {
     OperatorProcess standby = running.stream().filter(p -> p != leader).findFirst()
         .orElseThrow(() -> new IllegalStateException("a failover needs a second replica"));
     killedHolder = holder;
-    successor = standby;
     leader.kill();
     running.remove(leader);
     startOne();
-    return leader.name() + " (leader), " + standby.name() + " takes over";
+    return leader.name() + " (leader; " + standby.name() + " standing by)";
   }
 
   @Override

@@ -127,6 +127,9 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
       }
     }
     Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
+    if (fault.kind() == FaultKind.OPERATOR_FAILOVER || fault.kind() == FaultKind.OPERATOR_KILL) {
+      target += operators.leaderName().map(n -> ", " + n + " took over").orElse("");
+    }
     if (outage) {
       outages.add(new ChaosOutage(fault.round(), down, writesDuringFault, failedDuringFault,
           operators.stillRunning(operatorPids),

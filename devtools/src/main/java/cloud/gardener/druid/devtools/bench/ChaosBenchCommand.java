@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
         "Start a local control plane on loopback, the operator as its own process and the"
             + " 3-member sample Etcd of 'druid local up'; write to it and watch it while one"
             + " seeded fault per round hits it (kills and hangs of etcd, the leader, the agent,"
-            + " the operator; some during a rollout), wait until it healed, print one line per"
+            + " the operator, kube-apiserver, the leading one of two operator replicas; some"
+            + " during a rollout), wait until it healed, print one line per"
             + " round and at the end the checks over the whole history. The same seed replays"
             + " the same faults. Exit code 0 when every check held, 1 when one failed."})
 final class ChaosBenchCommand implements Callable<Integer> {
@@ -41,7 +42,8 @@ final class ChaosBenchCommand implements Callable<Integer> {
 
   @Option(names = "--faults", paramLabel = "KINDS", split = ",",
       description = "The fault kinds to draw from (default: all): etcd-kill, agent-kill,"
-          + " etcd-pause, leader-pause, agent-pause, operator-kill.")
+          + " etcd-pause, leader-pause, agent-pause, operator-kill, apiserver-kill,"
+          + " operator-failover (runs two operator replicas).")
   List<String> faults;
 
   @Option(names = "--heal-timeout", paramLabel = "DURATION", defaultValue = "3m",
@@ -74,6 +76,10 @@ final class ChaosBenchCommand implements Callable<Integer> {
           : faults.stream().map(FaultKind::parse).distinct().toList();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--faults: " + e.getMessage());
+    }
+    if (kinds.contains(FaultKind.OPERATOR_FAILOVER) && !leaderElection) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--faults operator-failover needs --leader-election (two replicas share one lease)");
     }
     if (rounds < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1");

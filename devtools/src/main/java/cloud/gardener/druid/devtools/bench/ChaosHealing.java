@@ -26,7 +26,8 @@ import java.util.function.BooleanSupplier;
  * process counts); the Etcd satisfies the rollout predicate for the round's generation; every
  * member pod is Ready with a running container; every member's etcd answers with the same
  * leader and cluster ID; a writer got a write acknowledged after the fault ended; and after an
- * operator kill, the new operator answers /readyz and holds the leader lease.
+ * operator or API server kill or a failover, a replica other than the killed one holds the
+ * leader lease and answers /readyz.
  */
 final class ChaosHealing {
 
@@ -102,7 +103,9 @@ final class ChaosHealing {
     if (killed && !replaced(applied)) {
       return false;
     }
-    if (kind == FaultKind.OPERATOR_KILL && !operatorReady.getAsBoolean()) {
+    boolean operatorHit = kind == FaultKind.OPERATOR_KILL || kind == FaultKind.APISERVER_KILL
+        || kind == FaultKind.OPERATOR_FAILOVER;
+    if (operatorHit && !operatorReady.getAsBoolean()) {
       return false;
     }
     try {

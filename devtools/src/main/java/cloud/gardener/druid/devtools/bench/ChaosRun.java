@@ -4,12 +4,12 @@ import cloud.gardener.druid.api.v1alpha1.Etcd;
 import cloud.gardener.druid.devtools.bench.HistoryChecks.Check;
 import cloud.gardener.druid.devtools.local.LocalStack;
 import cloud.gardener.druid.operator.CrdInstaller;
-import cloud.gardener.druid.operator.LeaderElection;
 import cloud.gardener.druid.operator.contract.RolloutRecorder;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import cloud.gardener.druid.testenv.LocalCluster;
 import cloud.gardener.druid.testenv.faults.Fault;
 import cloud.gardener.druid.testenv.faults.FaultInjector;
+import cloud.gardener.druid.testenv.faults.FaultKind;
 import cloud.gardener.druid.testenv.faults.FaultTargets;
 import cloud.gardener.druid.testenv.node.DruidImage;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -23,7 +23,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * One chaos run: the local cluster, the operator as its own process and a 3-member Etcd (the
+ * One chaos run: the local cluster, the operator as its own process (two replicas when the plan
+ * fails one over) and a 3-member Etcd (the
  * sample of {@code druid local up}), clients recording a history, then one fault per round,
  * each followed by the wait until the cluster healed, and at the end the checks. Whatever it
  * started is stopped when it returns, fails or the JVM is asked to exit.
@@ -50,13 +51,13 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private final BenchLog log;
   private LocalCluster cluster;
   private KubernetesClient admin;
-  private volatile OperatorProcess operator;
-  /** The lease holder the last operator kill ended: its successor must take the lease. */
-  private volatile String killedHolder = "";
+  private KubernetesClient recorderClient;
+  private ChaosOperators operators;
   private ChaosMembers members;
   private ChaosLoad load;
   private RolloutRecorder recorder;
   private boolean closed;
+  private final List<ChaosOutage> outages = new ArrayList<>();
 
   private ChaosRun(Settings settings, Consumer<String> progress) {
     this.settings = settings;
@@ -84,20 +85,12 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
   private Report rounds(Consumer<String> roundLine) throws Exception {
     log.say("seed " + settings.seed() + ", work directory " + settings.workDir() + " (logs in logs/)");
     Etcd etcd = startEverything();
-    ChaosHealing healing = new ChaosHealing(admin, etcd, members, this::operatorReady,
+    ChaosHealing healing = new ChaosHealing(admin, etcd, members, operators::ready,
         load.history());
     FaultInjector injector = new FaultInjector(this);
     List<ChaosRound> rounds = new ArrayList<>();
     for (Fault fault : settings.plan()) {
-      long generation = fault.duringRollout() ? ChaosHealing.startRollout(admin, etcd,
-          fault.round()) : healing.generation();
-      int acked = load.history().acknowledgedWrites();
-      int failed = load.history().failedWrites();
-      FaultInjector.Applied applied = injector.apply(fault);
-      Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
-      ChaosRound round = new ChaosRound(fault, applied.target(), applied.started(), heal,
-          settings.healTimeout(), load.history().acknowledgedWrites() - acked,
-          load.history().failureReasons(failed));
+      ChaosRound round = play(fault, etcd, healing, injector);
       rounds.add(round);
       roundLine.accept(round.line());
       if (!round.healed()) {
@@ -108,13 +101,55 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
     return new Report(rounds, checks(rounds));
   }
 
+  /**
+   * One round: the rollout when it runs during one, the fault, the wait until healed. After an
+   * API server kill that did not hit a rollout, a spec change is made as soon as the API is
+   * back: the operator's watches must have resumed for it to complete.
+   */
+  private ChaosRound play(Fault fault, Etcd etcd, ChaosHealing healing, FaultInjector injector)
+      throws InterruptedException {
+    long roundStart = System.nanoTime();
+    long generation = fault.duringRollout() ? ChaosHealing.startRollout(admin, etcd,
+        fault.round()) : healing.generation();
+    int acked = load.history().acknowledgedWrites();
+    int failed = load.history().failedWrites();
+    java.util.Set<Long> operatorPids = operators.pids();
+    FaultInjector.Applied applied = injector.apply(fault);
+    String target = applied.target();
+    Duration down = Duration.between(applied.started(), applied.ended());
+    int writesDuringFault = load.history().acknowledgedWrites() - acked;
+    List<String> failedDuringFault = load.history().failureReasons(failed);
+    boolean outage = fault.kind() == FaultKind.APISERVER_KILL;
+    if (outage) {
+      target += String.format(" down %.1fs", down.toMillis() / 1000.0);
+      if (!fault.duringRollout()) {
+        generation = ChaosHealing.startRollout(admin, etcd, fault.round());
+      }
+    }
+    Optional<Duration> heal = healing.await(applied, generation, settings.healTimeout());
+    if (fault.kind() == FaultKind.OPERATOR_FAILOVER || fault.kind() == FaultKind.OPERATOR_KILL) {
+      target += operators.leaderName().map(n -> ", " + n + " took over").orElse("");
+    }
+    if (outage) {
+      outages.add(new ChaosOutage(fault.round(), down, writesDuringFault, failedDuringFault,
+          operators.stillRunning(operatorPids),
+          recorder.podDeletionsSince(roundStart), etcd.getSpec().getReplicas()));
+    }
+    return new ChaosRound(fault, target, applied.started(), heal, settings.healTimeout(),
+        load.history().acknowledgedWrites() - acked, load.history().failureReasons(failed));
+  }
+
   private List<Check> checks(List<ChaosRound> rounds) throws Exception {
     List<Check> checks = new ArrayList<>(HistoryChecks.check(load.finish(30), 3));
     List<String> early = recorder.violations();
+    List<String> unobserved = recorder.unobserved();
     checks.add(new Check("rollout predicate never true early", early.isEmpty(), early.isEmpty()
-        ? recorder.etcdVersions() + " Etcd versions checked" : early.size() + " violations: "
+        ? recorder.etcdVersions() + " Etcd versions checked (watches " + recorder.resumptions()
+        + (unobserved.isEmpty() ? "" : "; " + String.join("; ", unobserved)) + ")"
+        : early.size() + " violations: "
         + String.join("; ", early.subList(0, Math.min(3, early.size())))));
     checks.add(ChaosRound.healCheck(rounds, settings.plan().size(), settings.healTimeout()));
+    checks.add(ChaosOutage.check(outages));
     return checks;
   }
 
@@ -128,45 +163,25 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
         .endMetadata().build()).create();
     Files.createDirectories(stores());
     log.say("control plane and node simulator up in " + BenchLog.secondsSince(t) + " s");
-    startOperator();
-    operator.awaitReady(settings.healTimeout());
+    operators = new ChaosOperators(new OperatorProcess.Launch(settings.operatorJvm(),
+        cluster.kubeconfig(), stores(), memberImage(), settings.leaderElection(), NAMESPACE,
+        settings.workDir()), cluster.ledger(), admin);
+    operators.start(operatorReplicas(), settings.healTimeout());
     Etcd etcd = ChaosHealing.createSampleEtcd(admin, NAMESPACE, settings.healTimeout());
     log.say("3-member Etcd " + NAMESPACE + "/" + etcd.getMetadata().getName() + " ready after "
         + BenchLog.secondsSince(log.started()) + " s");
-    recorder = RolloutRecorder.start(admin, etcd, new OperatorSettings(memberImage(),
+    recorderClient = impatientClient(cluster.kubeconfig());
+    recorder = RolloutRecorder.start(recorderClient, etcd, new OperatorSettings(memberImage(),
         stores().toString()));
     members = new ChaosMembers(admin, etcd);
     load = ChaosLoad.start(members, WRITERS);
     return etcd;
   }
 
-  private void startOperator() {
-    operator = OperatorProcess.start(new OperatorProcess.Launch(settings.operatorJvm(),
-        cluster.kubeconfig(), stores(), memberImage(), settings.leaderElection(), NAMESPACE,
-        settings.workDir()), cluster.ledger());
-  }
-
-  /**
-   * The operator answers /readyz and, with leader election, holds the lease under an identity
-   * other than the killed one's: /readyz alone answers while a standby waits for the lease.
-   */
-  private boolean operatorReady() {
-    try {
-      return operator.isReady() && (!settings.leaderElection()
-          || leaseHolder().filter(h -> !h.equals(killedHolder)).isPresent());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  private Optional<String> leaseHolder() {
-    try {
-      return Optional.ofNullable(admin.leases().inNamespace(NAMESPACE)
-          .withName(LeaderElection.LEASE_NAME).get()).map(l -> l.getSpec().getHolderIdentity());
-    } catch (RuntimeException apiUnavailable) {
-      return Optional.empty();
-    }
+  /** Two replicas when the plan fails one over, else one (as the chart's default). */
+  private int operatorReplicas() {
+    return settings.plan().stream().anyMatch(f -> f.kind() == FaultKind.OPERATOR_FAILOVER)
+        ? 2 : 1;
   }
 
   @Override
@@ -182,9 +197,62 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
 
   @Override
   public void killOperator() {
-    killedHolder = leaseHolder().orElse("");
-    operator.kill();
-    startOperator();
+    operators.killLeader();
+  }
+
+  @Override
+  public String killLeadingOperator() {
+    return operators.failOver();
+  }
+
+  @Override
+  public void killApiServer() {
+    cluster.controlPlane().killApiServer();
+  }
+
+  /**
+   * Back, and the recorder's watches resumed from a list (their old versions are gone) as
+   * soon as the new API server answers one: it serves requests before its /readyz says ready,
+   * and whatever the operator or the node writes before the list is not observed.
+   */
+  @Override
+  public void restartApiServer() {
+    Thread resumer = new Thread(this::resumeRecorder, "chaos-recorder-resume");
+    resumer.start();
+    try {
+      cluster.controlPlane().restartApiServer();
+      resumer.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      resumer.interrupt();
+    }
+  }
+
+  private void resumeRecorder() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        recorder.resume();
+        return;
+      } catch (RuntimeException notServingYet) {
+        try {
+          Thread.sleep(50); // retrying a list until the restarted API server answers
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * A client that does not retry a failed request on its own: fabric8's default backs off
+   * up to ten times, so a list sent while the API server was down would be answered seconds
+   * after it is back, and the recorder would observe nothing of those seconds.
+   */
+  private static KubernetesClient impatientClient(Path kubeconfig) throws java.io.IOException {
+    io.fabric8.kubernetes.client.Config config =
+        io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kubeconfig));
+    config.setRequestRetryBackoffLimit(0);
+    return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
   }
 
   private static String memberImage() {
@@ -204,7 +272,7 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
       return;
     }
     closed = true;
-    for (AutoCloseable c : new AutoCloseable[] {load, recorder, members}) {
+    for (AutoCloseable c : new AutoCloseable[] {load, recorder, recorderClient, members}) {
       try {
         if (c != null) {
           c.close();
@@ -213,8 +281,8 @@ final class ChaosRun implements AutoCloseable, FaultTargets {
         log.plain("closing " + c + ": " + e);
       }
     }
-    if (operator != null) {
-      operator.close();
+    if (operators != null) {
+      operators.close();
     }
     if (admin != null) {
       admin.close();

@@ -32,15 +32,25 @@ final class OperatorProcess implements AutoCloseable {
   private static final HttpClient HTTP = HttpClient.newBuilder()
       .connectTimeout(Duration.ofSeconds(2)).build();
 
+  private final String name;
   private final ManagedProcess process;
   private final int metricsPort;
 
-  private OperatorProcess(ManagedProcess process, int metricsPort) {
+  private OperatorProcess(String name, ManagedProcess process, int metricsPort) {
+    this.name = name;
     this.process = process;
     this.metricsPort = metricsPort;
   }
 
   static OperatorProcess start(Launch launch, ProcessLedger ledger) {
+    return start(launch, "operator", ledger);
+  }
+
+  /**
+   * Starts one replica named {@code name}: its log is {@code logs/<name>.log} and its leader
+   * identity {@code <name>-<random>} (from {@code POD_NAME}, as in a pod).
+   */
+  static OperatorProcess start(Launch launch, String name, ProcessLedger ledger) {
     int port = FreePorts.next();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -58,10 +68,10 @@ final class OperatorProcess implements AutoCloseable {
     }
     Map<String, String> env = Map.of(
         "PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
-        "HOME", launch.workDir().toString());
-    ManagedProcess process = ManagedProcess.start("operator", command, env, launch.workDir(),
-        launch.workDir().resolve("logs").resolve("operator.log"), ledger);
-    return new OperatorProcess(process, port);
+        "HOME", launch.workDir().toString(), "POD_NAME", name);
+    ManagedProcess process = ManagedProcess.start(name, command, env, launch.workDir(),
+        launch.workDir().resolve("logs").resolve(name + ".log"), ledger);
+    return new OperatorProcess(name, process, port);
   }
 
   /** It runs in the work directory, so relative entries (java -jar cli/target/…) won't do. */
@@ -69,6 +79,16 @@ final class OperatorProcess implements AutoCloseable {
     return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
         .map(entry -> Path.of(entry).toAbsolutePath().toString())
         .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  String name() {
+    return name;
+  }
+
+  /** Whether {@code holder} (a lease's holder identity, {@code <name>-<random>}) is this one. */
+  boolean holds(String holder) {
+    int dash = holder.lastIndexOf('-');
+    return dash > 0 && holder.substring(0, dash).equals(name);
   }
 
   long pid() {
@@ -88,6 +108,10 @@ final class OperatorProcess implements AutoCloseable {
       }
       Thread.sleep(50); // polling an HTTP endpoint
     }
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
   }
 
   /** Whether it answers /readyz with 200 now. */

@@ -10,11 +10,10 @@ import cloud.gardener.druid.operator.model.TrustedCas;
 import cloud.gardener.druid.operator.model.OperatorSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -41,8 +40,9 @@ public final class RolloutRecorder implements AutoCloseable {
   }
 
   private final List<Entry> entries = new ArrayList<>();
-  private final List<Watch> watches = new ArrayList<>();
   private final OperatorSettings settings;
+  private final WatchGaps gaps = new WatchGaps();
+  private ResumableWatches watches;
   /** Asks etcd itself for its cluster version when a complete status arrives; null: never. */
   private volatile Supplier<String> clusterVersionProbe;
   /**
@@ -66,41 +66,89 @@ public final class RolloutRecorder implements AutoCloseable {
             : client.secrets().inNamespace(namespace).withName(name).get()));
     String ns = etcd.getMetadata().getNamespace();
     var etcds = client.resources(Etcd.class).inNamespace(ns).withName(etcd.getMetadata().getName());
-    var pods = client.pods().inNamespace(ns).withLabels(EtcdLabels.memberSelector(etcd));
-    // start from the current versions: list first, then watch from the list's version
-    var podList = pods.list();
-    podList.getItems().forEach(p -> r.add("Pod", "ADDED", p));
-    r.watches.add(pods.withResourceVersion(podList.getMetadata().getResourceVersion())
-        .watch(r.watcher("Pod")));
-    var inUse = client.secrets().inNamespace(ns)
-        .withName(EtcdNames.of(etcd).peerTlsSecret());
-    Secret secret = inUse.get();
-    if (secret != null) {
-      r.add("Secret", "ADDED", secret);
-    }
-    r.watches.add(inUse.watch(r.watcher("Secret")));
-    Etcd current = etcds.get();
     r.current = etcds::get;
-    r.add("Etcd", "ADDED", current);
-    r.watches.add(etcds.withResourceVersion(current.getMetadata().getResourceVersion())
-        .watch(r.watcher("Etcd")));
+    r.watches = new ResumableWatches(etcds, client.pods().inNamespace(ns)
+        .withLabels(EtcdLabels.memberSelector(etcd)),
+        client.secrets().inNamespace(ns).withName(EtcdNames.of(etcd).peerTlsSecret()),
+        r.sink());
+    r.watches.start();
     return r;
   }
 
-  private <T extends HasMetadata> Watcher<T> watcher(String kind) {
-    return new Watcher<>() {
+  private ResumableWatches.Sink sink() {
+    return new ResumableWatches.Sink() {
       @Override
-      public void eventReceived(Action action, T resource) {
-        add(kind, action.name(), resource);
+      public void listed(boolean resuming, PodList pods, Etcd etcd, Secret peerTls) {
+        recordList(resuming, pods, etcd, peerTls);
       }
 
       @Override
-      public void onClose(WatcherException cause) {
-        if (cause != null) {
-          add("Error", "CLOSED", null);
-        }
+      public void event(String kind, String action, HasMetadata object) {
+        add(kind, action, object);
+      }
+
+      @Override
+      public void broken() {
+        add("Error", "CLOSED", null);
       }
     };
+  }
+
+  /**
+   * The first list as it is; a later one only where it shows what the watches did not deliver
+   * ({@link WatchGaps}), a pod gone unseen as deleted at the list's version.
+   */
+  private synchronized void recordList(boolean resuming, PodList podList, Etcd now,
+      Secret peerTls) {
+    if (!resuming) {
+      podList.getItems().forEach(p -> add("Pod", "ADDED", p));
+      if (peerTls != null) {
+        add("Secret", "ADDED", peerTls);
+      }
+      add("Etcd", "ADDED", now);
+      return;
+    }
+    if (peerTls != null) {
+      gaps.relisted("Secret", List.of(peerTls),
+          new BigInteger(peerTls.getMetadata().getResourceVersion()))
+          .changed().forEach(c -> add("Secret", "RELISTED", c));
+    }
+    gaps.resumed();
+    String listVersion = podList.getMetadata().getResourceVersion();
+    var relisted = gaps.relisted("Pod", podList.getItems(), new BigInteger(listVersion));
+    relisted.changed().forEach(p -> add("Pod", "RELISTED", p));
+    relisted.gone().forEach(name -> add("Pod", "DELETED", new PodBuilder().withNewMetadata()
+        .withName(name).withResourceVersion(listVersion).endMetadata().build()));
+    gaps.relisted("Etcd", List.of(now), new BigInteger(now.getMetadata().getResourceVersion()))
+        .changed().forEach(e -> add("Etcd", "RELISTED", e));
+  }
+
+  /**
+   * Resumes the watches from a fresh list ({@link ResumableWatches}); throws while the API
+   * server does not answer. Whatever changed unseen before the list is not observed ({@link
+   * #unobserved}).
+   */
+  public void resume() {
+    watches.resume();
+  }
+
+  /**
+   * How often the watches resumed from a list, and the changes only the lists showed: {@code
+   * resumed 2 times; 3 Pod changes seen only by a relist, no Etcd version among them}.
+   */
+  public synchronized String resumptions() {
+    int unseen = gaps.gaps().stream().mapToInt(WatchGaps.Gap::changes).sum();
+    return "resumed " + gaps.resumptions() + " times; " + unseen
+        + " changes seen only by a relist";
+  }
+
+  /**
+   * The gaps of resumed watches that may hide an Etcd version the invariant was not judged
+   * at ({@link WatchGaps#incomplete}): the violations cover the observed versions only.
+   */
+  public synchronized List<String> unobserved() {
+    return gaps.incomplete(entries.stream().filter(e -> e.kind().equals("Etcd")
+        && e.object() != null).map(Entry::version).toList());
   }
 
   /**
@@ -121,6 +169,9 @@ public final class RolloutRecorder implements AutoCloseable {
           : new BigInteger(object.getMetadata().getResourceVersion());
       entries.add(new Entry(version, kind, action,
           object == null ? null : Serialization.clone(object), System.nanoTime(), cluster));
+      if (object != null) {
+        gaps.seen(kind, action, object);
+      }
     }
   }
 
@@ -287,6 +338,18 @@ public final class RolloutRecorder implements AutoCloseable {
   }
 
   /**
+   * How many member pods (by uid) got a deletion timestamp in an event received at or after
+   * {@code sinceNanos} ({@link System#nanoTime}): each is one restart or removal the operator
+   * made.
+   */
+  public synchronized long podDeletionsSince(long sinceNanos) {
+    return entries.stream().filter(e -> e.kind().equals("Pod") && e.object() != null)
+        .filter(e -> e.receivedNanos() >= sinceNanos)
+        .filter(e -> e.object().getMetadata().getDeletionTimestamp() != null)
+        .map(e -> e.object().getMetadata().getUid()).distinct().count();
+  }
+
+  /**
    * Members whose pod was deleted while the newest Etcd status before that moment (which the
    * operator computed from etcd itself) listed them as Leader.
    */
@@ -352,6 +415,6 @@ public final class RolloutRecorder implements AutoCloseable {
 
   @Override
   public void close() {
-    watches.forEach(Watch::close);
+    watches.close();
   }
 }

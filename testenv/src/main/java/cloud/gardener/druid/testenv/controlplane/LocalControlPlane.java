@@ -23,12 +23,16 @@ public final class LocalControlPlane implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalControlPlane.class);
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+  /** Where kube-apiserver is in {@link #processes} (etcd, kube-apiserver, controller manager). */
+  private static final int API_SERVER = 1;
 
   private final Path workDir;
   private final Credentials credentials;
   private final int apiServerPort;
   private final Path kubeconfig;
   private final List<ManagedProcess> processes = new ArrayList<>();
+  private List<String> apiServerCommand;
+  private ProcessLedger ledger;
 
   private LocalControlPlane(Path workDir, Credentials credentials, int apiServerPort,
       Path kubeconfig) {
@@ -61,12 +65,36 @@ public final class LocalControlPlane implements AutoCloseable {
   private void startProcesses(Path bin, ProcessLedger ledger) {
     int etcdPort = FreePorts.next();
     int kcmPort = FreePorts.next();
+    this.ledger = ledger;
     processes.add(launch("etcd", ControlPlaneFlags.etcd(bin, workDir.resolve("etcd"), etcdPort,
         FreePorts.next()), ledger));
-    processes.add(launch("kube-apiserver",
-        ControlPlaneFlags.apiServer(bin, credentials, etcdPort, apiServerPort), ledger));
+    apiServerCommand = ControlPlaneFlags.apiServer(bin, credentials, etcdPort, apiServerPort);
+    processes.add(launch("kube-apiserver", apiServerCommand, ledger));
     processes.add(launch("kube-controller-manager", ControlPlaneFlags.controllerManager(bin,
         credentials, kubeconfig, kcmPort, workDir.resolve("kcm-certs")), ledger));
+  }
+
+  /**
+   * SIGKILL of kube-apiserver's process group, as a crash or an OOM kill ends it; etcd and the
+   * controller manager keep running. {@link #restartApiServer} brings it back.
+   */
+  public synchronized void killApiServer() {
+    ManagedProcess apiServer = processes.get(API_SERVER);
+    apiServer.kill();
+    apiServer.stop(Duration.ZERO);
+  }
+
+  /**
+   * Starts kube-apiserver again with the same command line: the same port, certificates and
+   * etcd (so every object and resourceVersion is as before), as a kubelet restarts a static
+   * pod; returns once it answers {@code /readyz}.
+   */
+  public synchronized void restartApiServer() {
+    if (processes.get(API_SERVER).isAlive()) {
+      throw new IllegalStateException("kube-apiserver is running; kill it first");
+    }
+    processes.set(API_SERVER, launch("kube-apiserver", apiServerCommand, ledger));
+    awaitReady();
   }
 
   private ManagedProcess launch(String name, List<String> command, ProcessLedger ledger) {
@@ -151,7 +179,7 @@ public final class LocalControlPlane implements AutoCloseable {
 
   /** Stops the controller manager, the API server and etcd, in that order. */
   @Override
-  public void close() {
+  public synchronized void close() {
     for (int i = processes.size() - 1; i >= 0; i--) {
       processes.get(i).stop(Duration.ofSeconds(5));
     }

@@ -13,7 +13,8 @@ public record Fault(int round, FaultKind kind, int member, Duration hold, boolea
   public String describe() {
     String target = switch (kind) {
       case LEADER_PAUSE -> " of the leader";
-      case OPERATOR_KILL -> "";
+      case OPERATOR_KILL, APISERVER_KILL -> "";
+      case OPERATOR_FAILOVER -> " of the leading replica";
       case ETCD_KILL, AGENT_KILL, ETCD_PAUSE, AGENT_PAUSE -> " member " + member;
     };
     return kind.cliName() + target + (kind.isHeld() ? " for " + hold.toMillis() + "ms" : "")

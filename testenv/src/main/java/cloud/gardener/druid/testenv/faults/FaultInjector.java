@@ -44,6 +44,11 @@ public final class FaultInjector {
         targets.killOperator();
         yield new Applied(fault, "operator", -1, started, Instant.now());
       }
+      case APISERVER_KILL -> apiServerOutage(fault, started);
+      case OPERATOR_FAILOVER -> {
+        String killed = targets.killLeadingOperator();
+        yield new Applied(fault, killed, -1, started, Instant.now());
+      }
     };
   }
 
@@ -68,6 +73,17 @@ public final class FaultInjector {
       Signals.send(pid, Signal.CONT);
     }
     return new Applied(fault, target, pid, started, Instant.now());
+  }
+
+  /** Down for the hold, then started again: the fault ends when the API server is ready. */
+  private Applied apiServerOutage(Fault fault, Instant started) throws InterruptedException {
+    targets.killApiServer();
+    try {
+      Thread.sleep(fault.hold().toMillis()); // the fault itself: the API is gone this long
+    } finally {
+      targets.restartApiServer();
+    }
+    return new Applied(fault, "kube-apiserver", -1, started, Instant.now());
   }
 
   private static void send(long pid, Signal signal, String target) {

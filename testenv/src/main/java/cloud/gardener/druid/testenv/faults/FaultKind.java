@@ -17,7 +17,17 @@ public enum FaultKind {
   /** SIGSTOP of a member's agent, SIGCONT after the hold (its etcd keeps running). */
   AGENT_PAUSE("agent-pause"),
   /** SIGKILL of the operator; a new operator process starts at once, as a Deployment would. */
-  OPERATOR_KILL("operator-kill");
+  OPERATOR_KILL("operator-kill"),
+  /**
+   * SIGKILL of kube-apiserver; the environment starts it again after the hold, on the same
+   * address and etcd. The members do not need it; the operator must outlast the outage.
+   */
+  APISERVER_KILL("apiserver-kill"),
+  /**
+   * With two operator replicas: SIGKILL of the one that leads, always during a rollout; the
+   * other must take over and finish it. A new replica starts at once, as a Deployment would.
+   */
+  OPERATOR_FAILOVER("operator-failover");
 
   private final String cliName;
 
@@ -29,12 +39,20 @@ public enum FaultKind {
     return cliName;
   }
 
-  /** Whether the fault is held for a while and then ended by the injector (SIGCONT). */
+  /**
+   * Whether the fault is held for a while and then ended by the injector (SIGCONT; for the API
+   * server its restart).
+   */
   public boolean isHeld() {
     return switch (this) {
-      case ETCD_PAUSE, LEADER_PAUSE, AGENT_PAUSE -> true;
-      case ETCD_KILL, AGENT_KILL, OPERATOR_KILL -> false;
+      case ETCD_PAUSE, LEADER_PAUSE, AGENT_PAUSE, APISERVER_KILL -> true;
+      case ETCD_KILL, AGENT_KILL, OPERATOR_KILL, OPERATOR_FAILOVER -> false;
     };
+  }
+
+  /** Whether the fault always hits a rollout in progress (the plan says so for the others). */
+  public boolean alwaysDuringRollout() {
+    return this == OPERATOR_FAILOVER;
   }
 
   /** The kind named {@code name} (as {@code --faults} takes it). */

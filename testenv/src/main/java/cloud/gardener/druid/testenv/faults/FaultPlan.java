@@ -10,7 +10,8 @@ import java.util.Random;
  * The faults of a run, derived from its seed alone, so that a failing run replays exactly:
  * the first rounds take every selected kind once (in a seeded order), later rounds draw kinds
  * at random; targets, hold times and which rounds run during a rollout are drawn too. At least
- * one round runs during a rollout when there are two rounds or more.
+ * one round runs during a rollout when there are two rounds or more, and an operator failover
+ * always does.
  */
 public final class FaultPlan {
 
@@ -37,6 +38,7 @@ public final class FaultPlan {
       long holdMillis = MIN_HOLD.toMillis()
           + random.nextInt((int) (MAX_HOLD.toMillis() - MIN_HOLD.toMillis()) + 1);
       boolean rollout = round == forcedRollout || random.nextDouble() < ROLLOUT_SHARE;
+      rollout |= kind.alwaysDuringRollout();
       plan.add(new Fault(round, kind, member, Duration.ofMillis(holdMillis), rollout));
     }
     return List.copyOf(plan);

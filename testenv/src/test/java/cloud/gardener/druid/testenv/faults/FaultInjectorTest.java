@@ -24,6 +24,7 @@ class FaultInjectorTest {
 
   private Process agent;
   private final AtomicInteger operatorKills = new AtomicInteger();
+  private final java.util.List<String> apiServer = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @BeforeEach
   void startAgentWithEtcdChild() throws IOException, InterruptedException {
@@ -57,6 +58,22 @@ class FaultInjectorTest {
       @Override
       public void killOperator() {
         operatorKills.incrementAndGet();
+      }
+
+      @Override
+      public String killLeadingOperator() {
+        operatorKills.incrementAndGet();
+        return "operator-2 (leader)";
+      }
+
+      @Override
+      public void killApiServer() {
+        apiServer.add("kill " + System.nanoTime());
+      }
+
+      @Override
+      public void restartApiServer() {
+        apiServer.add("restart " + System.nanoTime());
       }
     });
   }
@@ -111,6 +128,26 @@ class FaultInjectorTest {
     FaultInjector.Applied applied = injector().apply(fault(FaultKind.OPERATOR_KILL, 0));
     assertThat(operatorKills).hasValue(1);
     assertThat(applied.target()).isEqualTo("operator");
+  }
+
+  @Test
+  void theLeadingOperatorReplicaIsKilledThroughItsTargetsAndNamed() throws Exception {
+    FaultInjector.Applied applied = injector().apply(fault(FaultKind.OPERATOR_FAILOVER, 0));
+    assertThat(operatorKills).hasValue(1);
+    assertThat(applied.target()).isEqualTo("operator-2 (leader)");
+  }
+
+  @Test
+  void theApiServerIsKilledAndRestartedAfterTheHold() throws Exception {
+    FaultInjector.Applied applied = injector().apply(fault(FaultKind.APISERVER_KILL, 300));
+    assertThat(apiServer).hasSize(2);
+    assertThat(apiServer.get(0)).startsWith("kill ");
+    assertThat(apiServer.get(1)).startsWith("restart ");
+    long down = Long.parseLong(apiServer.get(1).substring(8))
+        - Long.parseLong(apiServer.get(0).substring(5));
+    assertThat(Duration.ofNanos(down)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    assertThat(applied.target()).isEqualTo("kube-apiserver");
+    assertThat(applied.ended()).isAfterOrEqualTo(applied.started().plusMillis(300));
   }
 
   @Test

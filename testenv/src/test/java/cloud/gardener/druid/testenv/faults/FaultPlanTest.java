@@ -34,6 +34,12 @@ class FaultPlanTest {
   }
 
   @Test
+  void anOperatorFailoverAlwaysHitsARollout() {
+    assertThat(FaultPlan.of(5, 30, ALL, 3)).filteredOn(f -> f.kind()
+        == FaultKind.OPERATOR_FAILOVER).isNotEmpty().allMatch(Fault::duringRollout);
+  }
+
+  @Test
   void onlyTheSelectedKindsArePlanned() {
     assertThat(FaultPlan.of(7, 20, List.of(FaultKind.ETCD_KILL), 3))
         .allMatch(f -> f.kind() == FaultKind.ETCD_KILL);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Warms every cache the tests build lazily, in the order `mvn -B verify` first needs them:
-# the control plane (kube-apiserver, kube-controller-manager, etcd 3.6), etcd 3.7 and 3.5,
-# the store emulators, Prometheus, helm, Toxiproxy. Each step is its own cached build script (a complete
-# cache returns at once; a test that needs a build this script is running waits on that
+# the control plane (kube-apiserver, kube-controller-manager, etcd 3.6), Toxiproxy, etcd 3.7
+# and 3.5, the store emulators, Prometheus, helm. Each step is its own cached build script (a
+# complete cache returns at once; a test that needs a build this script is running waits on that
 # build's lock and reuses it), so running this beside the tests only moves work earlier.
 # `.ci/run` starts it in the background at the lowest CPU priority; a person can run it
 # before a first `mvn verify`. A failed step is reported and the next one runs: the test that
@@ -14,13 +14,13 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 steps=(
   "control-plane controlplane/build.sh"
+  "toxiproxy toxiproxy/build.sh"
   "etcd-3.7 etcd/build.sh v3.7"
   "etcd-3.5 etcd/build.sh v3.5"
   "fake-gcs-server emulators/fake-gcs-server/build.sh"
   "azurite emulators/azurite/install.sh"
   "prometheus prometheus/build.sh"
   "helm helm/build.sh"
-  "toxiproxy toxiproxy/build.sh"
 )
 failed=0
 for s in "${steps[@]}"; do

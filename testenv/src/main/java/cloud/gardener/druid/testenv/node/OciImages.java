@@ -17,11 +17,19 @@ public final class OciImages {
   private OciImages() {
   }
 
-  /** The cache directory of built and unpacked images. */
+  /**
+   * The cache directory of built and unpacked images: where {@code images/build.sh} puts them
+   * ({@code $DRUID_IMAGE_CACHE}, else {@code $HOME/.cache/etcd-druid/images}; the JVM's
+   * {@code user.home} comes from the password database and can differ from {@code $HOME}).
+   */
   public static Path cacheDir() {
     String configured = System.getenv("DRUID_IMAGE_CACHE");
-    return configured != null && !configured.isBlank() ? Path.of(configured)
-        : Path.of(System.getProperty("user.home"), ".cache", "etcd-druid", "images");
+    if (configured != null && !configured.isBlank()) {
+      return Path.of(configured);
+    }
+    String home = System.getenv("HOME");
+    return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"),
+        ".cache", "etcd-druid", "images");
   }
 
   /** {@code image} (any tag) run with runc from {@code archive}. */

@@ -16,7 +16,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What the delta snapshots say about the retained history, read event by event with their
@@ -47,20 +46,14 @@ public final class DeltaHistory {
   }
 
   /**
-   * The revision of the last event not after {@code time}: the newest full snapshot certainly
-   * taken by then (its name gives whole seconds: taken before the second after it), else one
-   * taken within that second, and the events of its deltas up to {@code time}. A delta named
-   * at least a second before {@code time} holds only earlier events and is not read.
+   * The revision of the last event not after {@code time}: from the span {@link #spanAt}
+   * chooses, the events of its deltas up to {@code time}. A delta named at least a second
+   * before {@code time} holds only earlier events and is not read.
    */
   long revisionAt(Instant time) throws PitrException, IOException {
-    Optional<Span> span = newestFrom(s -> !s.fromTime().plusSeconds(1).isAfter(time))
-        .or(() -> newestFrom(s -> !s.fromTime().isAfter(time)));
-    if (span.isEmpty()) {
-      throw new PitrException("time " + time + " is before the retained history: "
-          + history.describe());
-    }
-    long revision = span.get().from();
-    for (Snapshot delta : span.get().deltas()) {
+    Span span = spanAt(time);
+    long revision = span.from();
+    for (Snapshot delta : span.deltas()) {
       if (!delta.createdOn().plusSeconds(1).isAfter(time)) {
         revision = delta.endRevision();
         continue;
@@ -75,8 +68,47 @@ public final class DeltaHistory {
     return revision;
   }
 
-  private Optional<Span> newestFrom(java.util.function.Predicate<Span> taken) {
-    return history.spans().stream().filter(taken).max(Comparator.comparingLong(Span::from));
+  /**
+   * The newest span whose full snapshot was taken by {@code time}. A full snapshot's name gives
+   * whole seconds, so one named before {@code time}'s second certainly was; one named in that
+   * second counts unless the span before it holds an event received after {@code time} (the
+   * snapshot came after that event). Several full snapshots in one second happen on a quiet,
+   * fast machine.
+   */
+  private Span spanAt(Instant time) throws PitrException, IOException {
+    List<Span> named = history.spans().stream().filter(s -> !s.fromTime().isAfter(time))
+        .sorted(Comparator.comparingLong(Span::from)).toList();
+    if (named.isEmpty()) {
+      throw new PitrException("time " + time + " is before the retained history: "
+          + history.describe());
+    }
+    Span chosen = named.get(0);
+    for (Span next : named.subList(1, named.size())) {
+      boolean certain = !next.fromTime().plusSeconds(1).isAfter(time);
+      if (!certain && receivedAfter(chosen, next.from(), time)) {
+        break;
+      }
+      chosen = next;
+    }
+    return chosen;
+  }
+
+  /**
+   * Whether {@code span}'s deltas hold an event up to revision {@code upTo} received after
+   * {@code time}.
+   */
+  private boolean receivedAfter(Span span, long upTo, Instant time) throws IOException {
+    for (Snapshot delta : span.deltas()) {
+      if (delta.startRevision() > upTo) {
+        break;
+      }
+      for (DeltaEvent event : read(delta)) {
+        if (event.modRevision() <= upTo && event.time().isAfter(time)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Deletions of keys under {@code prefix} in every retained delta, oldest first. */

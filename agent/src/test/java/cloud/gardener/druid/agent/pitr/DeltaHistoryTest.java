@@ -54,4 +54,26 @@ class DeltaHistoryTest {
     assertThatThrownBy(() -> history.revisionOf(new PointInTime.AtTime(T0.minusSeconds(1))))
         .isInstanceOf(PitrException.class).hasMessageContaining("before the retained history");
   }
+
+  /** On a quiet, fast machine two full snapshots, and the time asked for, share one second. */
+  @Test
+  void twoFullSnapshotsInTheSecondOfTheTimeAreToldApartByTheEventsBetweenThem()
+      throws Exception {
+    LocalSnapshotStore store = new LocalSnapshotStore(dir, "p");
+    Instant second = T0.plusSeconds(60);
+    store.put(Snapshot.full(0, 10, second, Compression.NONE, false), out -> out.write(1));
+    store.put(Snapshot.delta(11, 13, second, Compression.NONE), out -> DeltaFormat.write(List.of(
+        put("/a", 11, second.plusMillis(100)), put("/b", 12, second.plusMillis(300)),
+        put("/c", 13, second.plusMillis(600))), out));
+    // taken at .800, after the delta's events: it holds revision 13
+    store.put(Snapshot.full(0, 13, second, Compression.NONE, false), out -> out.write(1));
+    DeltaHistory history = new DeltaHistory(store, RetainedHistory.of(store.list()));
+
+    assertThat(history.revisionOf(new PointInTime.AtTime(second.plusMillis(400))))
+        .as("the newer full snapshot followed an event received after .400").isEqualTo(12);
+    assertThat(history.revisionOf(new PointInTime.AtTime(second.plusMillis(50))))
+        .isEqualTo(10);
+    assertThat(history.revisionOf(new PointInTime.AtTime(second.plusMillis(900))))
+        .isEqualTo(13);
+  }
 }

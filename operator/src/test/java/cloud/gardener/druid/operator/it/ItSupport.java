@@ -115,11 +115,18 @@ final class ItSupport {
     return client.persistentVolumeClaims().withLabel(Labels.PART_OF, name).list().getItems();
   }
 
-  /** The events about one object. */
+  /**
+   * The events about one object, in the order they were recorded: by their microsecond
+   * {@code eventTime} (the operator's events carry it; {@code lastTimestamp} has whole seconds,
+   * and on a fast machine a whole capacity recovery fits in one).
+   */
   static List<Event> events(KubernetesClient client, String kind, String name) {
     return client.v1().events().list().getItems().stream()
         .filter(e -> kind.equals(e.getInvolvedObject().getKind())
             && name.equals(e.getInvolvedObject().getName()))
+        .sorted(java.util.Comparator.comparing((Event e) -> e.getEventTime() == null ? ""
+            : e.getEventTime().getTime()).thenComparing(e -> e.getLastTimestamp() == null ? ""
+            : e.getLastTimestamp()))
         .toList();
   }
 
